@@ -1,0 +1,123 @@
+import { createHash } from "node:crypto";
+import MiniSearch from "minisearch";
+import {
+  BUSINESS_INDEX_OPTIONS,
+  OFFERING_INDEX_OPTIONS,
+  type BusinessIndexDocument,
+  type OfferingIndexDocument,
+} from "../src/core/search-options.ts";
+import { compareByNameThenSlug } from "../src/core/text.ts";
+import type { PublicBusiness } from "../src/schemas/business.ts";
+import type { BusinessFrontMatter, OfferingFrontMatter, SiteFrontMatter } from "../src/schemas/content.ts";
+import type { Offering } from "../src/schemas/offering.ts";
+import type { Entry, ValidContent } from "./validate.ts";
+
+/** Everything the emitters write, derived from valid content. */
+export interface Model {
+  readonly baseUrl: string;
+  readonly site: SiteFrontMatter & { intro: string };
+  /** Catalog order: `order`, then name. */
+  readonly offerings: Offering[];
+  /** Each offering's guide (Markdown), by slug. */
+  readonly guides: ReadonlyMap<string, string>;
+  /** Approved listings only, in directory order. */
+  readonly businesses: PublicBusiness[];
+  /** How many listings were left out, by status. */
+  readonly skipped: Readonly<Record<string, number>>;
+  readonly offeringsIndex: MiniSearch<OfferingIndexDocument>;
+  readonly businessesIndex: MiniSearch<BusinessIndexDocument>;
+  /** Changes whenever any published byte does. */
+  readonly version: string;
+}
+
+export function offeringPath(slug: string): string {
+  return `/offerings/${slug}`;
+}
+
+export function businessPath(slug: string): string {
+  return `/businesses/${slug}`;
+}
+
+function toOffering(baseUrl: string, { slug, data }: Entry<OfferingFrontMatter>): Offering {
+  const href = offeringPath(slug);
+  return {
+    slug,
+    name: data.name,
+    description: data.description,
+    audience: data.audience,
+    href,
+    action: data.action,
+    access: data.access,
+    url: data.url ?? `${baseUrl}${href}`,
+    guideUrl: `${baseUrl}${href}`,
+    markdownUrl: `${baseUrl}${href}/index.md`,
+    features: data.features.map(({ title, text, link }) => (link === undefined ? { title, text } : { title, text, link: { href: link.href, label: link.label } })),
+    steps: [...data.steps],
+    questions: data.questions.map(({ question, answer }) => ({ question, answer })),
+  };
+}
+
+/** Only the approved public fields: `status` and `private` never leave the build. */
+function toPublicBusiness(baseUrl: string, { slug, data, body }: Entry<BusinessFrontMatter>): PublicBusiness {
+  const profileUrl = `${baseUrl}${businessPath(slug)}`;
+  const { city, region, postalCode, country } = data.location;
+  return {
+    id: data.id.toLowerCase(),
+    slug,
+    name: data.name,
+    service: data.service,
+    category: data.category,
+    description: body,
+    location: { city, region, postalCode, country },
+    profileUrl,
+    markdownUrl: `${profileUrl}/index.md`,
+    quoteUrl: data.quoteUrl,
+  };
+}
+
+export function deriveModel(content: ValidContent, baseUrl: string): Model {
+  const base = baseUrl.replace(/\/+$/, "");
+  const offeringEntries = [...content.offerings].sort(
+    (a, b) => (a.data.order ?? Number.MAX_SAFE_INTEGER) - (b.data.order ?? Number.MAX_SAFE_INTEGER) || compareByNameThenSlug({ name: a.data.name, slug: a.slug }, { name: b.data.name, slug: b.slug }),
+  );
+  const offerings = offeringEntries.map((entry) => toOffering(base, entry));
+  const guides = new Map(offeringEntries.map((entry) => [entry.slug, entry.body]));
+
+  const skipped: Record<string, number> = {};
+  const approved: Entry<BusinessFrontMatter>[] = [];
+  for (const entry of content.businesses) {
+    if (entry.data.status === "approved") approved.push(entry);
+    else skipped[entry.data.status] = (skipped[entry.data.status] ?? 0) + 1;
+  }
+  const businesses = approved.map((entry) => toPublicBusiness(base, entry)).sort(compareByNameThenSlug);
+
+  const offeringsIndex = new MiniSearch<OfferingIndexDocument>(OFFERING_INDEX_OPTIONS);
+  offeringsIndex.addAll(
+    offerings.map((offering, id) => ({
+      id,
+      name: offering.name,
+      description: offering.description,
+      audience: offering.audience,
+      features: offering.features.map((feature) => `${feature.title}\n${feature.text}`).join("\n"),
+    })),
+  );
+  const businessesIndex = new MiniSearch<BusinessIndexDocument>(BUSINESS_INDEX_OPTIONS);
+  businessesIndex.addAll(businesses.map((business, id) => ({ id, name: business.name, service: business.service })));
+
+  const version = createHash("sha256")
+    .update(JSON.stringify([base, content.site.data, content.site.body, offerings, [...guides], businesses]))
+    .digest("hex")
+    .slice(0, 16);
+
+  return {
+    baseUrl: base,
+    site: { ...content.site.data, intro: content.site.body },
+    offerings,
+    guides,
+    businesses,
+    skipped,
+    offeringsIndex,
+    businessesIndex,
+    version,
+  };
+}

@@ -1,0 +1,163 @@
+import type { ErrorObject, ValidateFunction } from "ajv";
+import { createAjv } from "../src/schemas/ajv.ts";
+import { DESCRIPTION_MAX_LENGTH } from "../src/schemas/business.ts";
+import {
+  BusinessFrontMatterSchema,
+  OfferingFrontMatterSchema,
+  SiteFrontMatterSchema,
+  type BusinessFrontMatter,
+  type OfferingFrontMatter,
+  type SiteFrontMatter,
+} from "../src/schemas/content.ts";
+import { MAX_OFFERINGS } from "../src/schemas/offering.ts";
+import type { ContentProblem, RawContent, SourceFile } from "./content.ts";
+
+export interface Entry<T> {
+  readonly file: string;
+  readonly slug: string;
+  readonly data: T;
+  /** The Markdown body, trimmed. */
+  readonly body: string;
+}
+
+export interface ValidContent {
+  readonly site: Entry<SiteFrontMatter>;
+  readonly offerings: Entry<OfferingFrontMatter>[];
+  readonly businesses: Entry<BusinessFrontMatter>[];
+}
+
+export type Validation = { ok: true; content: ValidContent } | { ok: false; problems: ContentProblem[] };
+
+// allErrors is safe here: the input is the editors' own files, and they want every error at once.
+const ajv = createAjv({ allErrors: true });
+const validators = {
+  site: ajv.compile<SiteFrontMatter>(SiteFrontMatterSchema),
+  offering: ajv.compile<OfferingFrontMatter>(OfferingFrontMatterSchema),
+  business: ajv.compile<BusinessFrontMatter>(BusinessFrontMatterSchema),
+};
+
+const SLUG_PATTERN = /^[a-z0-9][a-z0-9-]*$/;
+const UUID_LIKE = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
+const regionNames = new Intl.DisplayNames(["en"], { type: "region" });
+
+/** True for an assigned ISO 3166-1 alpha-2 code, written in upper case. */
+export function isCountryCode(code: string): boolean {
+  if (!/^[A-Z]{2}$/.test(code)) return false;
+  const name = regionNames.of(code);
+  return name !== undefined && name !== code && name !== "Unknown Region";
+}
+
+function fieldOf(error: ErrorObject): string {
+  const path = error.instancePath.slice(1).replace(/\//g, ".").replace(/\.(\d+)(?=\.|$)/g, "[$1]");
+  if (error.keyword === "required") {
+    const missing = (error.params as { missingProperty: string }).missingProperty;
+    return path === "" ? missing : `${path}.${missing}`;
+  }
+  if (error.keyword === "additionalProperties") {
+    const extra = (error.params as { additionalProperty: string }).additionalProperty;
+    return path === "" ? extra : `${path}.${extra}`;
+  }
+  return path === "" ? "(front matter)" : path;
+}
+
+function describe(error: ErrorObject, field: string, value: unknown): string {
+  switch (error.keyword) {
+    case "required":
+      return "is required";
+    case "additionalProperties":
+      return "is not a known key (check its spelling)";
+    case "type": {
+      const expected = (error.params as { type: string | string[] }).type;
+      const hint = expected === "string" && (typeof value === "number" || value instanceof Date) ? " (put it in quotes)" : "";
+      return `must be ${Array.isArray(expected) ? expected.join(" or ") : expected === "array" ? "a list" : expected === "object" ? "a mapping" : `a ${expected}`}${hint}`;
+    }
+    case "minLength":
+      return "must not be empty";
+    case "enum":
+      return `must be one of ${(error.params as { allowedValues: unknown[] }).allowedValues.join(", ")}`;
+    case "format":
+    case "pattern":
+      if (field.endsWith("country")) return "must be a two-letter upper-case ISO 3166-1 code such as GB";
+      if (field === "id") return "must be a UUID such as 1b4e28ba-2fa1-41d2-883f-0016d3cca427";
+      if (field.endsWith("email")) return "must be an email address";
+      if (field.endsWith("url") || field.endsWith("Url")) return "must be an absolute http: or https: URL";
+      return error.keyword === "pattern" && error.schemaPath.endsWith("/pattern") && (error.params as { pattern: string }).pattern === "\\S"
+        ? "must not be blank"
+        : `is not valid (${error.message ?? "bad format"})`;
+    default:
+      return error.message ?? "is not valid";
+  }
+}
+
+function valueAt(data: unknown, instancePath: string): unknown {
+  let value = data;
+  for (const key of instancePath.split("/").slice(1)) {
+    value = value !== null && typeof value === "object" ? (value as Record<string, unknown>)[key] : undefined;
+  }
+  return value;
+}
+
+function check<T>(source: SourceFile, validate: ValidateFunction<T>, problems: ContentProblem[]): Entry<T> | null {
+  if (validate(source.data)) return { file: source.file, slug: source.slug, data: source.data, body: source.body.trim() };
+  for (const error of validate.errors ?? []) {
+    const field = fieldOf(error);
+    problems.push({ file: source.file, field, message: describe(error, field, valueAt(source.data, error.instancePath)) });
+  }
+  return null;
+}
+
+function checkSlugs(sources: SourceFile[], problems: ContentProblem[]): void {
+  const seen = new Map<string, string>();
+  for (const { file, slug } of sources) {
+    if (!SLUG_PATTERN.test(slug)) {
+      problems.push({ file, field: "(file name)", message: "must be lower-case letters, digits and hyphens, starting with a letter or digit" });
+    } else if (UUID_LIKE.test(slug)) {
+      problems.push({ file, field: "(file name)", message: "must not look like a UUID (ids and slugs share one URL)" });
+    }
+    const other = seen.get(slug);
+    if (other !== undefined) problems.push({ file, field: "(file name)", message: `slug "${slug}" is already used by ${other}` });
+    else seen.set(slug, file);
+  }
+}
+
+/** Validates every file against its schema and the rules no schema can state; collects every problem. */
+export function validateContent(raw: RawContent): Validation {
+  const problems = [...raw.problems];
+
+  const site = raw.site === null ? null : check(raw.site, validators.site, problems);
+
+  checkSlugs(raw.offerings, problems);
+  if (raw.offerings.length > MAX_OFFERINGS) {
+    problems.push({ file: "offerings/", field: "(folder)", message: `holds ${raw.offerings.length} offerings; at most ${MAX_OFFERINGS} are allowed` });
+  }
+  const offerings: Entry<OfferingFrontMatter>[] = [];
+  for (const source of raw.offerings) {
+    const entry = check(source, validators.offering, problems);
+    if (entry !== null && entry.body === "") problems.push({ file: source.file, field: "(body)", message: "must hold the offering's guide in Markdown" });
+    if (entry !== null) offerings.push(entry);
+  }
+
+  checkSlugs(raw.businesses, problems);
+  const ids = new Map<string, string>();
+  const businesses: Entry<BusinessFrontMatter>[] = [];
+  for (const source of raw.businesses) {
+    const entry = check(source, validators.business, problems);
+    if (entry === null) continue;
+    const { file, data, body } = entry;
+    if (!isCountryCode(data.location.country)) {
+      problems.push({ file, field: "location.country", message: "must be a two-letter upper-case ISO 3166-1 code such as GB" });
+    }
+    if (body === "") problems.push({ file, field: "(body)", message: "must hold the listing's description" });
+    if (body.length > DESCRIPTION_MAX_LENGTH) {
+      problems.push({ file, field: "(body)", message: `is ${body.length} characters; the description may have at most ${DESCRIPTION_MAX_LENGTH}` });
+    }
+    const id = data.id.toLowerCase();
+    const other = ids.get(id);
+    if (other !== undefined) problems.push({ file, field: "id", message: `is already used by ${other}` });
+    else ids.set(id, file);
+    businesses.push(entry);
+  }
+
+  if (problems.length > 0 || site === null) return { ok: false, problems };
+  return { ok: true, content: { site, offerings, businesses } };
+}

@@ -1,0 +1,59 @@
+/** Configuration from the environment (contract §1), read once at start. */
+export interface Config {
+  /** Where editors' files are. */
+  contentDir: string;
+  /** Where the snapshot is written and read. */
+  distDir: string;
+  /** Absolute base of every URL the service prints, without a trailing slash. */
+  baseUrl: string;
+  port: number;
+  host: string;
+  /** Lifetime of the service-side result cache in seconds; 0 turns it off. */
+  cacheSeconds: number;
+  logLevel: string;
+}
+
+/** A setting that cannot be used; the message names the variable. */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(`config: ${message}`);
+    this.name = "ConfigError";
+  }
+}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}.`);
+  }
+  return Number(raw);
+}
+
+function baseUrl(env: NodeJS.ProcessEnv, port: number): string {
+  const raw = env.BASE_URL;
+  if (raw === undefined || raw === "") return `http://localhost:${port}`;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError("BASE_URL must be an absolute http: or https: URL such as https://directory.example.");
+  }
+  if ((url.protocol !== "http:" && url.protocol !== "https:") || url.search !== "" || url.hash !== "") {
+    throw new ConfigError("BASE_URL must be an absolute http: or https: URL without query or fragment.");
+  }
+  return url.href.replace(/\/+$/, "");
+}
+
+export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = integer(env, "PORT", 3000, 0, 65535);
+  return {
+    contentDir: env.CONTENT_DIR || "content",
+    distDir: env.DIST_DIR || "dist",
+    baseUrl: baseUrl(env, port),
+    port,
+    host: env.HOST || "127.0.0.1",
+    cacheSeconds: integer(env, "CACHE_SECONDS", 60, 0, 86_400),
+    logLevel: env.LOG_LEVEL || "info",
+  };
+}

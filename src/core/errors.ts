@@ -1,0 +1,133 @@
+import type { ErrorBody, ErrorCode } from "../schemas/error.ts";
+import type { ParameterRule } from "../schemas/parameters.ts";
+
+/**
+ * A failure the client can act on. REST sends it as an Error body with `status`; MCP sends the
+ * same body as an `isError` tool result. `status` follows HTTP because both speak of it.
+ */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: ErrorCode;
+  readonly resolution: string;
+  readonly headers: Readonly<Record<string, string>>;
+
+  constructor(
+    status: number,
+    code: ErrorCode,
+    message: string,
+    resolution: string,
+    headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = "ApiError";
+    this.status = status;
+    this.code = code;
+    this.resolution = resolution;
+    this.headers = headers;
+  }
+
+  toBody(): ErrorBody {
+    return { error: { code: this.code, message: this.message, resolution: this.resolution } };
+  }
+}
+
+/** Seconds a client waits before retrying when the directory is unavailable. */
+export const DIRECTORY_RETRY_AFTER_SECONDS = 30;
+
+/** A parameter name from the client is echoed only when it is plainly harmless. */
+export function describeName(name: string): string {
+  return /^[A-Za-z0-9_.-]{1,40}$/.test(name) ? `'${name}'` : "with an unsupported name";
+}
+
+export function invalidParameter(name: string, rules: Readonly<Record<string, ParameterRule>>): ApiError {
+  const rule = rules[name];
+  return new ApiError(
+    400,
+    "invalid_parameter",
+    `Parameter ${describeName(name)} is invalid: it must be ${rule?.rule ?? "a valid value"}.`,
+    rule?.resolution ?? "Correct the parameter and try again.",
+  );
+}
+
+export function unknownParameter(name: string, allowed: readonly string[]): ApiError {
+  const accepted = allowed.length > 0 ? `accepted parameters: ${allowed.join(", ")}` : "it takes no parameters";
+  return new ApiError(
+    400,
+    "unknown_parameter",
+    `Parameter ${describeName(name)} is not supported here; ${accepted}.`,
+    "Remove the unknown parameter and send only the accepted ones.",
+  );
+}
+
+export function repeatedParameter(name: string): ApiError {
+  return new ApiError(
+    400,
+    "repeated_parameter",
+    `Parameter ${describeName(name)} appears more than once.`,
+    "Send each parameter at most once.",
+  );
+}
+
+export function businessNotFound(): ApiError {
+  return new ApiError(
+    404,
+    "not_found",
+    "No approved public listing has this slug or id.",
+    "Search the directory (GET /api/directory?q=...) and use the slug or id of a listing it returns.",
+  );
+}
+
+export function offeringNotFound(): ApiError {
+  return new ApiError(
+    404,
+    "not_found",
+    "No offering has this slug.",
+    "List the offerings (GET /api/offerings) and use the exact slug of one of them.",
+  );
+}
+
+export function directoryUnavailable(): ApiError {
+  return new ApiError(
+    503,
+    "directory_unavailable",
+    "The directory data is unavailable right now. This is not an empty result.",
+    `Wait ${DIRECTORY_RETRY_AFTER_SECONDS} seconds and retry; the offerings catalog still works meanwhile.`,
+    { "retry-after": String(DIRECTORY_RETRY_AFTER_SECONDS) },
+  );
+}
+
+export function methodNotAllowed(allow: string): ApiError {
+  return new ApiError(
+    405,
+    "method_not_allowed",
+    `This method is not supported here: the interface is read-only. Use ${allow.replace(", ", " or ")}.`,
+    `Send a ${allow.replace(", ", " or ")} request; nothing can be created, changed or deleted through this interface.`,
+    { allow },
+  );
+}
+
+export function notFound(): ApiError {
+  return new ApiError(
+    404,
+    "not_found",
+    "There is no API endpoint at this path.",
+    "See /openapi.json for the endpoints: /api/directory, /api/directory/{identifier}, /api/offerings and /api/offerings/{slug}.",
+  );
+}
+
+export function payloadTooLarge(limit: string): ApiError {
+  return new ApiError(413, "payload_too_large", `The request body is larger than ${limit}.`, `Send at most ${limit}.`);
+}
+
+export function malformedRequest(): ApiError {
+  return new ApiError(400, "invalid_parameter", "The request is malformed.", "Send a plain GET request with valid query parameters.");
+}
+
+export function internalError(): ApiError {
+  return new ApiError(
+    500,
+    "internal_error",
+    "The service failed unexpectedly while answering this request.",
+    "Retry later; if it keeps failing, tell the operators via the contact page.",
+  );
+}

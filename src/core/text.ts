@@ -1,0 +1,49 @@
+/**
+ * Text folding and word splitting shared by the build (which indexes) and the server
+ * (which searches), so both see the same words.
+ */
+
+/** Letters that Unicode decomposition does not reduce to ASCII but people type as ASCII. */
+const SPECIAL_FOLDS: Readonly<Record<string, string>> = {
+  ß: "ss",
+  æ: "ae",
+  œ: "oe",
+  ø: "o",
+  đ: "d",
+  ł: "l",
+  ı: "i",
+};
+const SPECIAL_FOLD_PATTERN = new RegExp(`[${Object.keys(SPECIAL_FOLDS).join("")}]`, "g");
+
+/** Lower-cases and strips accents: `Café` → `cafe`, `Straße` → `strasse`. */
+export function fold(text: string): string {
+  return text
+    .normalize("NFD")
+    .replace(/\p{M}/gu, "")
+    .toLowerCase()
+    .replace(SPECIAL_FOLD_PATTERN, (letter) => SPECIAL_FOLDS[letter] ?? letter);
+}
+
+/**
+ * Splits text into words: apostrophes join (`O'Brien` → `OBrien`, `Joe’s` → `Joes`), any other
+ * character that is not a letter, mark or digit separates.
+ */
+export function words(text: string): string[] {
+  return text
+    .replace(/['’]/g, "")
+    .split(/[^\p{L}\p{M}\p{N}]+/u)
+    .filter((word) => word.length > 0);
+}
+
+const nameCollator = new Intl.Collator("en", { sensitivity: "base" });
+
+/**
+ * Directory order (contract §4): by name, ignoring case and accents, ties by slug, so the same
+ * listings always come in the same order.
+ */
+export function compareByNameThenSlug(
+  a: { name: string; slug: string },
+  b: { name: string; slug: string },
+): number {
+  return nameCollator.compare(a.name, b.name) || (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0);
+}

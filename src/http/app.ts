@@ -1,0 +1,46 @@
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
+import type { CatalogService } from "../core/service.ts";
+import { registerCaching } from "./caching.ts";
+import { registerErrorHandling } from "./errors.ts";
+import { directoryRoutes } from "./routes/directory.ts";
+import { offeringRoutes } from "./routes/offerings.ts";
+import { openapiRoute } from "./routes/openapi.ts";
+
+export interface AppOptions {
+  service: CatalogService;
+  logger?: FastifyServerOptions["logger"];
+}
+
+/** The largest request body any route accepts (the MCP message limit). */
+export const BODY_LIMIT = 32 * 1024;
+
+/** Builds the HTTP application; it never listens (see src/server.ts). */
+export async function buildApp({ service, logger = false }: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger,
+    bodyLimit: BODY_LIMIT,
+    // Slow or stalled clients must not hold sockets forever.
+    requestTimeout: 10_000,
+    connectionTimeout: 10_000,
+    keepAliveTimeout: 5_000,
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
+    ajv: {
+      customOptions: {
+        // Strict parameters (contract §5): unknown ones are errors, never silently dropped;
+        // scalars are coerced from query strings, but a repeated parameter stays an array.
+        removeAdditional: false,
+        coerceTypes: true,
+        useDefaults: false,
+        allErrors: false,
+      },
+    },
+  });
+
+  registerErrorHandling(app);
+  registerCaching(app);
+  directoryRoutes(app, service);
+  offeringRoutes(app, service);
+  openapiRoute(app, service);
+  return app;
+}

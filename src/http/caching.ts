@@ -1,0 +1,41 @@
+import etag from "etag";
+import fresh from "fresh";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+
+/** What clients and shared caches may do with a successful directory or catalog answer. */
+export const CACHE_CONTROL_SUCCESS = "public, max-age=60";
+export const CACHE_CONTROL_ERROR = "no-store";
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /** A successful answer gets Cache-Control, an ETag and conditional 304s. */
+    cacheable?: boolean;
+  }
+}
+
+/**
+ * HTTP caching (contract §7): errors are `no-store`; successful answers of cacheable routes
+ * get `public, max-age=60` and an ETag, and `If-None-Match` is compared weakly (lists, `*` and
+ * `W/` tags all count) to answer 304.
+ */
+export function registerCaching(app: FastifyInstance): void {
+  app.addHook("onSend", async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    if (reply.statusCode >= 400) {
+      reply.header("cache-control", CACHE_CONTROL_ERROR);
+      return payload;
+    }
+    if (reply.statusCode !== 200 || request.routeOptions.config.cacheable !== true) return payload;
+    if (typeof payload !== "string" && !Buffer.isBuffer(payload)) return payload;
+
+    const tag = etag(payload);
+    reply.header("cache-control", CACHE_CONTROL_SUCCESS);
+    reply.header("etag", tag);
+    // Only If-None-Match decides: a request's own Cache-Control speaks to caches, not to us.
+    const ifNoneMatch = request.headers["if-none-match"];
+    if (ifNoneMatch === undefined || !fresh({ "if-none-match": ifNoneMatch }, { etag: tag })) return payload;
+
+    reply.code(304);
+    // HEAD keeps the payload so fastify reports the 200's Content-Length, as RFC 9110 allows.
+    return request.method === "HEAD" ? payload : null;
+  });
+}

@@ -1,0 +1,12 @@
+import type { FastifyInstance } from "fastify";
+import type { CatalogService } from "../../core/service.ts";
+import { readOnlyRoute } from "../read-only.ts";
+
+/** GET /openapi.json: the document the build wrote, as it is. */
+export function openapiRoute(app: FastifyInstance, service: CatalogService): void {
+  readOnlyRoute(app, {
+    url: "/openapi.json",
+    config: { cacheable: true },
+    handler: async (_request, reply) => reply.type("application/json; charset=utf-8").send(service.current().openapi),
+  });
+}

@@ -1,0 +1,70 @@
+import type { FromSchema } from "json-schema-to-ts";
+import { LocationSchema } from "./business.ts";
+import { offeringEditorialProperties } from "./offering.ts";
+
+/**
+ * Front matter of editors' files (contract §2). Unknown keys are errors, so typos never
+ * pass silently. The Markdown body is checked by the build, not here.
+ */
+
+export const LISTING_STATUSES = ["approved", "pending", "rejected", "suspended"] as const;
+
+const nonEmpty = { type: "string", minLength: 1, pattern: "\\S" } as const;
+
+export const BusinessFrontMatterSchema = {
+  type: "object",
+  additionalProperties: false,
+  required: ["id", "name", "service", "category", "location", "quoteUrl", "status"],
+  properties: {
+    id: { type: "string", format: "uuid" },
+    name: nonEmpty,
+    service: nonEmpty,
+    category: nonEmpty,
+    location: LocationSchema,
+    quoteUrl: { type: "string", format: "uri", pattern: "^https?://[^/?#\\s]+" },
+    status: { type: "string", enum: LISTING_STATUSES },
+    private: { type: "object" },
+  },
+} as const;
+
+export const OfferingFrontMatterSchema = {
+  type: "object",
+  additionalProperties: false,
+  required: ["name", "description", "audience", "action", "access", "features", "steps", "questions"],
+  properties: {
+    ...offeringEditorialProperties,
+    name: nonEmpty,
+    description: nonEmpty,
+    audience: nonEmpty,
+    action: nonEmpty,
+    access: nonEmpty,
+    order: { type: "integer" },
+    url: { type: "string", format: "uri", pattern: "^https?://[^/?#\\s]+" },
+  },
+} as const;
+
+export const SiteFrontMatterSchema = {
+  type: "object",
+  additionalProperties: false,
+  required: ["name", "summary", "operator", "contact"],
+  properties: {
+    name: nonEmpty,
+    summary: nonEmpty,
+    operator: nonEmpty,
+    contact: {
+      type: "object",
+      additionalProperties: false,
+      required: ["email"],
+      properties: {
+        email: { type: "string", format: "email" },
+        hours: nonEmpty,
+        responseTime: nonEmpty,
+        address: nonEmpty,
+      },
+    },
+  },
+} as const;
+
+export type BusinessFrontMatter = FromSchema<typeof BusinessFrontMatterSchema>;
+export type OfferingFrontMatter = FromSchema<typeof OfferingFrontMatterSchema>;
+export type SiteFrontMatter = FromSchema<typeof SiteFrontMatterSchema>;

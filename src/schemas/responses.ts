@@ -1,0 +1,35 @@
+import type { FromSchema } from "json-schema-to-ts";
+import { PublicBusinessSchema } from "./business.ts";
+import { MAX_OFFERINGS, OfferingSchema } from "./offering.ts";
+import { DIRECTORY_MAX_LIMIT, DIRECTORY_MAX_OFFSET } from "./parameters.ts";
+
+export const DirectoryPageSchema = {
+  type: "object",
+  additionalProperties: false,
+  required: ["items", "limit", "offset", "nextOffset"],
+  properties: {
+    items: { type: "array", maxItems: DIRECTORY_MAX_LIMIT, items: PublicBusinessSchema },
+    limit: { type: "integer", minimum: 1, maximum: DIRECTORY_MAX_LIMIT },
+    offset: { type: "integer", minimum: 0, maximum: DIRECTORY_MAX_OFFSET },
+    nextOffset: {
+      type: ["integer", "null"],
+      minimum: 0,
+      maximum: DIRECTORY_MAX_OFFSET,
+      description:
+        "Offset of the next page, or null when no further page is available within the 1000-offset browsing limit.",
+    },
+  },
+} as const;
+
+export const OfferingListSchema = {
+  type: "object",
+  additionalProperties: false,
+  required: ["items", "total"],
+  properties: {
+    items: { type: "array", maxItems: MAX_OFFERINGS, items: OfferingSchema },
+    total: { type: "integer", minimum: 0, maximum: MAX_OFFERINGS },
+  },
+} as const;
+
+export type DirectoryPage = FromSchema<typeof DirectoryPageSchema>;
+export type OfferingList = FromSchema<typeof OfferingListSchema>;

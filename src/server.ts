@@ -1,0 +1,34 @@
+/** The entry point: config → snapshot → app → listen, and a graceful stop on signals. */
+import closeWithGrace from "close-with-grace";
+import { ConfigError, readConfig } from "./config.ts";
+import { CatalogService } from "./core/service.ts";
+import { buildApp } from "./http/app.ts";
+import { SnapshotError, loadSnapshot } from "./snapshot/load.ts";
+
+async function main(): Promise<void> {
+  const config = readConfig();
+  const snapshot = await loadSnapshot(config.distDir);
+  const service = new CatalogService({ snapshot: () => snapshot, cacheSeconds: config.cacheSeconds });
+  const app = await buildApp({ service, logger: { level: config.logLevel } });
+
+  if (snapshot.directoryProblem !== null) {
+    app.log.error(`directory unavailable, its endpoints answer 503: ${snapshot.directoryProblem}`);
+  }
+  if (snapshot.manifest.baseUrl !== config.baseUrl) {
+    app.log.warn(`the snapshot was built for ${snapshot.manifest.baseUrl}, but BASE_URL is ${config.baseUrl}; rebuild with the same BASE_URL.`);
+  }
+
+  closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
+    if (err !== undefined) app.log.error({ err }, "stopping after an uncaught error");
+    else app.log.info(`${signal ?? "stop"} received, closing`);
+    await app.close();
+  });
+
+  await app.listen({ port: config.port, host: config.host });
+}
+
+main().catch((error: unknown) => {
+  const known = error instanceof ConfigError || error instanceof SnapshotError;
+  console.error(known ? (error as Error).message : error);
+  process.exitCode = 1;
+});

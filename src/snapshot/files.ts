@@ -1,0 +1,30 @@
+import { join } from "node:path";
+
+/** Where each part of a snapshot lives inside `dist/`, for the build that writes it and the server that reads it. */
+export const SNAPSHOT_FILES = {
+  manifest: "data/manifest.json",
+  offerings: "data/offerings.json",
+  offeringsIndex: "data/offerings-index.json",
+  businesses: "data/businesses.json",
+  businessesIndex: "data/businesses-index.json",
+  openapi: "openapi.json",
+} as const;
+
+export type SnapshotFile = keyof typeof SNAPSHOT_FILES;
+
+export function snapshotPath(distDir: string, file: SnapshotFile): string {
+  return join(distDir, SNAPSHOT_FILES[file]);
+}
+
+/** Bump when the layout or meaning of snapshot files changes, so an old `dist/` is refused. */
+export const SNAPSHOT_FORMAT_VERSION = 1;
+
+export interface Manifest {
+  formatVersion: number;
+  indexFormatVersion: number;
+  /** A hash of the published data: changes whenever any published byte does. */
+  version: string;
+  builtAt: string;
+  baseUrl: string;
+  counts: { offerings: number; businesses: number };
+}
