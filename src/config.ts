@@ -11,6 +11,10 @@ export interface Config {
   /** Lifetime of the service-side result cache in seconds; 0 turns it off. */
   cacheSeconds: number;
   logLevel: string;
+  /** Origins besides BASE_URL's that may call /mcp from a browser (MCP_ALLOWED_ORIGINS, comma-separated). */
+  mcpAllowedOrigins: string[];
+  /** Host headers besides BASE_URL's accepted on /mcp (MCP_ALLOWED_HOSTS, comma-separated). */
+  mcpAllowedHosts: string[];
 }
 
 /** A setting that cannot be used; the message names the variable. */
@@ -28,6 +32,13 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
     throw new ConfigError(`${name} must be a whole number from ${min} to ${max}.`);
   }
   return Number(raw);
+}
+
+function list(env: NodeJS.ProcessEnv, name: string): string[] {
+  return (env[name] ?? "")
+    .split(",")
+    .map((item) => item.trim())
+    .filter((item) => item !== "");
 }
 
 function baseUrl(env: NodeJS.ProcessEnv, port: number): string {
@@ -55,5 +66,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: env.HOST || "127.0.0.1",
     cacheSeconds: integer(env, "CACHE_SECONDS", 60, 0, 86_400),
     logLevel: env.LOG_LEVEL || "info",
+    mcpAllowedOrigins: list(env, "MCP_ALLOWED_ORIGINS"),
+    mcpAllowedHosts: list(env, "MCP_ALLOWED_HOSTS"),
   };
 }

@@ -9,7 +9,7 @@ async function main(): Promise<void> {
   const config = readConfig();
   const snapshot = await loadSnapshot(config.distDir);
   const service = new CatalogService({ snapshot: () => snapshot, cacheSeconds: config.cacheSeconds });
-  const app = await buildApp({ service, logger: { level: config.logLevel } });
+  const app = await buildApp({ service, config, logger: { level: config.logLevel } });
 
   if (snapshot.directoryProblem !== null) {
     app.log.error(`directory unavailable, its endpoints answer 503: ${snapshot.directoryProblem}`);

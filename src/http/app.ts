@@ -1,13 +1,17 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
+import type { Config } from "../config.ts";
 import type { CatalogService } from "../core/service.ts";
+import { registerMcp } from "../mcp/plugin.ts";
 import { registerCaching } from "./caching.ts";
 import { registerErrorHandling } from "./errors.ts";
 import { directoryRoutes } from "./routes/directory.ts";
 import { offeringRoutes } from "./routes/offerings.ts";
 import { openapiRoute } from "./routes/openapi.ts";
+import { pageRoutes } from "./routes/pages.ts";
 
 export interface AppOptions {
   service: CatalogService;
+  config: Config;
   logger?: FastifyServerOptions["logger"];
 }
 
@@ -15,7 +19,7 @@ export interface AppOptions {
 export const BODY_LIMIT = 32 * 1024;
 
 /** Builds the HTTP application; it never listens (see src/server.ts). */
-export async function buildApp({ service, logger = false }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ service, config, logger = false }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger,
     bodyLimit: BODY_LIMIT,
@@ -42,5 +46,7 @@ export async function buildApp({ service, logger = false }: AppOptions): Promise
   directoryRoutes(app, service);
   offeringRoutes(app, service);
   openapiRoute(app, service);
+  pageRoutes(app, service, config);
+  await registerMcp(app, { service, config });
   return app;
 }

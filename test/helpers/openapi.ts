@@ -1,0 +1,47 @@
+import assert from "node:assert/strict";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormatsPlugin from "ajv-formats";
+
+const addFormats = addFormatsPlugin as unknown as typeof addFormatsPlugin.default;
+
+interface Operation {
+  responses: Record<string, { content?: Record<string, { schema: unknown }> }>;
+}
+type OpenApi = { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, unknown> } };
+
+/**
+ * Validates response bodies against the OpenAPI document the server itself serves, so the
+ * document and the behaviour cannot drift apart.
+ */
+export class OpenApiValidator {
+  readonly #document: OpenApi;
+  readonly #ajv: Ajv2020;
+
+  private constructor(document: OpenApi) {
+    this.#document = document;
+    // The whole document is added so that response schemas resolve their $refs; its non-schema
+    // parts (openapi, info, paths...) are not keywords, so strict mode is off here. The schemas
+    // themselves are compiled strictly by the build and the server.
+    this.#ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(this.#ajv, ["uuid", "uri", "email"]);
+    this.#ajv.addSchema(document as object, "openapi.json");
+  }
+
+  static async fetch(baseUrl: string): Promise<OpenApiValidator> {
+    const response = await fetch(`${baseUrl}/openapi.json`);
+    assert.equal(response.status, 200);
+    return new OpenApiValidator((await response.json()) as OpenApi);
+  }
+
+  /** Asserts `body` is what the document promises for `path` (a template such as /api/directory/{identifier}) and `status`. */
+  assertBody(path: string, status: number, body: unknown): void {
+    const operation = this.#document.paths[path]?.get;
+    assert.ok(operation, `openapi.json has no GET ${path}`);
+    const response = operation.responses[String(status)];
+    assert.ok(response, `openapi.json has no ${status} response for GET ${path}`);
+    const pointer = `openapi.json#/paths/${path.replace(/~/g, "~0").replace(/\//g, "~1")}/get/responses/${status}/content/application~1json/schema`;
+    const validate = this.#ajv.getSchema(pointer);
+    assert.ok(validate, `no schema at ${pointer}`);
+    assert.ok(validate(body), `GET ${path} ${status} body does not match openapi.json: ${this.#ajv.errorsText(validate.errors)}`);
+  }
+}

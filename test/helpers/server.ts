@@ -1,0 +1,39 @@
+import type { FastifyInstance } from "fastify";
+import { readConfig, type Config } from "../../src/config.ts";
+import { CatalogService } from "../../src/core/service.ts";
+import { buildApp } from "../../src/http/app.ts";
+import { loadSnapshot } from "../../src/snapshot/load.ts";
+import { TEST_BASE_URL } from "./snapshot.ts";
+
+export interface RunningServer {
+  /** e.g. http://127.0.0.1:41234, without a trailing slash. */
+  url: string;
+  app: FastifyInstance;
+  service: CatalogService;
+  config: Config;
+  close: () => Promise<void>;
+}
+
+/**
+ * Loads the snapshot in `distDir` and serves it on 127.0.0.1 on a free port, as src/server.ts
+ * does. `env` overrides configuration variables (contract §1).
+ */
+export async function startServer(distDir: string, env: Record<string, string> = {}): Promise<RunningServer> {
+  const config = readConfig({ BASE_URL: TEST_BASE_URL, CACHE_SECONDS: "60", ...env, DIST_DIR: distDir });
+  const snapshot = await loadSnapshot(distDir);
+  const service = new CatalogService({ snapshot: () => snapshot, cacheSeconds: config.cacheSeconds });
+  const app = await buildApp({ service, config });
+  await app.listen({ port: 0, host: "127.0.0.1" });
+  const address = app.server.address();
+  if (address === null || typeof address === "string") throw new Error("server has no TCP address");
+  return { url: `http://127.0.0.1:${address.port}`, app, service, config, close: () => app.close() };
+}
+
+/** The headers of a response as a plain object, without the ones that change per request. */
+export function stableHeaders(response: Response): Record<string, string> {
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    if (!["date", "connection", "keep-alive"].includes(name)) headers[name] = value;
+  });
+  return headers;
+}
