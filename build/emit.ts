@@ -1,14 +1,16 @@
 import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { INDEX_FORMAT_VERSION } from "../src/core/search-options.ts";
-import { SNAPSHOT_FILES, SNAPSHOT_FORMAT_VERSION, type Manifest } from "../src/snapshot/files.ts";
+import { SNAPSHOT_FILES, SNAPSHOT_FORMAT_VERSION, pageFile, type Manifest } from "../src/snapshot/files.ts";
 import type { Model } from "./derive.ts";
 import { openapiDocument } from "./openapi.ts";
+import { pages } from "./pages.ts";
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 
 /** Every file of the snapshot, by path inside `dist/`. */
 export function snapshotFiles(model: Model, builtAt: Date): Map<string, string> {
+  const documents = pages(model);
   const manifest: Manifest = {
     formatVersion: SNAPSHOT_FORMAT_VERSION,
     indexFormatVersion: INDEX_FORMAT_VERSION,
@@ -16,8 +18,10 @@ export function snapshotFiles(model: Model, builtAt: Date): Map<string, string> 
     builtAt: builtAt.toISOString(),
     baseUrl: model.baseUrl,
     counts: { offerings: model.offerings.length, businesses: model.businesses.length },
+    pages: [...documents.keys()],
   };
   return new Map([
+    ...[...documents].map(([urlPath, content]): [string, string] => [pageFile(urlPath), content]),
     [SNAPSHOT_FILES.manifest, json(manifest)],
     [SNAPSHOT_FILES.offerings, json(model.offerings)],
     [SNAPSHOT_FILES.offeringsIndex, JSON.stringify(model.offeringsIndex)],

@@ -27,4 +27,14 @@ export interface Manifest {
   builtAt: string;
   baseUrl: string;
   counts: { offerings: number; businesses: number };
+  /**
+   * URL paths of the documents written beside the data (Markdown pages, llms.txt, ...), each
+   * stored in `dist/` at its own path so a static host serves it as it is.
+   */
+  pages: string[];
+}
+
+/** Where a page with URL path `urlPath` (e.g. `/offerings/x/index.md`) lives inside `dist/`. */
+export function pageFile(urlPath: string): string {
+  return urlPath.replace(/^\/+/, "");
 }

@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import MiniSearch from "minisearch";
 import { fold } from "../core/text.ts";
 import {
@@ -11,7 +12,7 @@ import {
 import { createAjv } from "../schemas/ajv.ts";
 import { PublicBusinessSchema, type PublicBusiness } from "../schemas/business.ts";
 import { MAX_OFFERINGS, OfferingSchema, type Offering } from "../schemas/offering.ts";
-import { SNAPSHOT_FORMAT_VERSION, snapshotPath, type Manifest, type SnapshotFile } from "./files.ts";
+import { SNAPSHOT_FORMAT_VERSION, pageFile, snapshotPath, type Manifest, type SnapshotFile } from "./files.ts";
 import type { Catalog, Directory, Snapshot } from "./types.ts";
 
 /** The snapshot in `distDir` cannot be served. */
@@ -61,7 +62,9 @@ function checkManifest(json: unknown): Manifest {
     typeof manifest !== "object" ||
     manifest.formatVersion !== SNAPSHOT_FORMAT_VERSION ||
     manifest.indexFormatVersion !== INDEX_FORMAT_VERSION ||
-    typeof manifest.version !== "string"
+    typeof manifest.version !== "string" ||
+    !Array.isArray(manifest.pages) ||
+    !manifest.pages.every((page) => typeof page === "string" && page.startsWith("/") && !page.includes(".."))
   ) {
     throw new SnapshotError("the manifest is from another version of the build; run `npm run build`.");
   }
@@ -107,6 +110,14 @@ export async function loadSnapshot(distDir: string): Promise<Snapshot> {
   } catch {
     throw new SnapshotError("openapi.json is missing; run `npm run build`.");
   }
+  const pages = new Map<string, string>();
+  for (const urlPath of manifest.pages) {
+    try {
+      pages.set(urlPath, await readFile(join(distDir, pageFile(urlPath)), "utf8"));
+    } catch {
+      throw new SnapshotError(`the page ${urlPath} listed in the manifest is missing; run \`npm run build\`.`);
+    }
+  }
   let directory: Directory | null = null;
   let directoryProblem: string | null = null;
   try {
@@ -114,5 +125,5 @@ export async function loadSnapshot(distDir: string): Promise<Snapshot> {
   } catch (error) {
     directoryProblem = error instanceof Error ? error.message : String(error);
   }
-  return { manifest, catalog, directory, directoryProblem, openapi };
+  return { manifest, catalog, directory, directoryProblem, openapi, pages };
 }

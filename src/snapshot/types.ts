@@ -30,4 +30,6 @@ export interface Snapshot {
   readonly directoryProblem: string | null;
   /** The OpenAPI document as written by the build. */
   readonly openapi: string;
+  /** Every document the build wrote beside the data, by URL path (`/llms.txt`, `/offerings/x/index.md`). */
+  readonly pages: ReadonlyMap<string, string>;
 }
