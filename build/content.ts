@@ -64,7 +64,7 @@ async function readSource(root: string, path: string, problems: ContentProblem[]
     }
     return { file, slug, data: data as Record<string, unknown>, body: parsed.content };
   } catch (error) {
-    const reason = error instanceof Error ? error.message.split("\n")[0] : "unreadable";
+    const reason = error instanceof Error ? (error.message.split("\n")[0] ?? "").replace(/:\s*$/, "") : "unreadable";
     problems.push({ file, field: "(front matter)", message: `is not valid YAML: ${reason}` });
     return null;
   }

@@ -8,7 +8,7 @@ import {
 } from "../src/core/search-options.ts";
 import { compareByNameThenSlug } from "../src/core/text.ts";
 import type { PublicBusiness } from "../src/schemas/business.ts";
-import type { BusinessFrontMatter, OfferingFrontMatter, SiteFrontMatter } from "../src/schemas/content.ts";
+import { LISTING_STATUSES, type BusinessFrontMatter, type OfferingFrontMatter, type SiteFrontMatter } from "../src/schemas/content.ts";
 import type { Offering } from "../src/schemas/offering.ts";
 import type { Entry, ValidContent } from "./validate.ts";
 
@@ -83,11 +83,11 @@ export function deriveModel(content: ValidContent, baseUrl: string): Model {
   const offerings = offeringEntries.map((entry) => toOffering(base, entry));
   const guides = new Map(offeringEntries.map((entry) => [entry.slug, entry.body]));
 
+  const approved = content.businesses.filter((entry) => entry.data.status === "approved");
   const skipped: Record<string, number> = {};
-  const approved: Entry<BusinessFrontMatter>[] = [];
-  for (const entry of content.businesses) {
-    if (entry.data.status === "approved") approved.push(entry);
-    else skipped[entry.data.status] = (skipped[entry.data.status] ?? 0) + 1;
+  for (const status of LISTING_STATUSES) {
+    const count = content.businesses.filter((entry) => entry.data.status === status).length;
+    if (status !== "approved" && count > 0) skipped[status] = count;
   }
   const businesses = approved.map((entry) => toPublicBusiness(base, entry)).sort(compareByNameThenSlug);
 

@@ -158,6 +158,9 @@ export function validateContent(raw: RawContent): Validation {
     businesses.push(entry);
   }
 
-  if (problems.length > 0 || site === null) return { ok: false, problems };
+  if (problems.length > 0 || site === null) {
+    problems.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+    return { ok: false, problems };
+  }
   return { ok: true, content: { site, offerings, businesses } };
 }

@@ -3,7 +3,7 @@ import type { Config } from "../config.ts";
 import type { CatalogService } from "../core/service.ts";
 import { registerMcp } from "../mcp/plugin.ts";
 import { registerCaching } from "./caching.ts";
-import { registerErrorHandling } from "./errors.ts";
+import { clientErrorHandler, registerErrorHandling } from "./errors.ts";
 import { directoryRoutes } from "./routes/directory.ts";
 import { offeringRoutes } from "./routes/offerings.ts";
 import { openapiRoute } from "./routes/openapi.ts";
@@ -28,6 +28,7 @@ export async function buildApp({ service, config, logger = false }: AppOptions):
     connectionTimeout: 10_000,
     keepAliveTimeout: 5_000,
     return503OnClosing: true,
+    clientErrorHandler,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
     ajv: {
       customOptions: {

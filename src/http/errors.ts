@@ -1,3 +1,4 @@
+import type { Duplex } from "node:stream";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { ApiError, internalError, malformedRequest, notFound, payloadTooLarge } from "../core/errors.ts";
 import { parameterError } from "../core/validation.ts";
@@ -8,6 +9,32 @@ declare module "fastify" {
     /** The rules quoted when a parameter of this route is invalid. */
     parameterRules?: Readonly<Record<string, ParameterRule>>;
   }
+}
+
+/**
+ * Answers a request Node could not even parse (oversized headers or URL, malformed HTTP) with
+ * the same Error shape as everything else, then closes the connection.
+ */
+export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const tooLarge = error.code === "HPE_HEADER_OVERFLOW";
+  const status = tooLarge ? 431 : 400;
+  const body = JSON.stringify(
+    new ApiError(
+      status,
+      "invalid_parameter",
+      tooLarge ? "The request's URL or headers are too large." : "The request is not valid HTTP.",
+      tooLarge ? "Send a shorter URL: search parameters are at most a few hundred characters." : "Send a well-formed HTTP request.",
+    ).toBody(),
+  );
+  socket.end(
+    `HTTP/1.1 ${status} ${tooLarge ? "Request Header Fields Too Large" : "Bad Request"}\r\n` +
+      `content-type: application/json; charset=utf-8\r\ncache-control: no-store\r\n` +
+      `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
 }
 
 export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {

@@ -1,0 +1,147 @@
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { createHash } from "node:crypto";
+import { readFile, readdir, writeFile, mkdir, access } from "node:fs/promises";
+import { join, relative } from "node:path";
+import { after, before, describe, test } from "node:test";
+import { promisify } from "node:util";
+import { tempDir } from "../helpers/snapshot.ts";
+
+const run = promisify(execFile);
+const ROOT = new URL("../../", import.meta.url).pathname;
+
+interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the build CLI as `npm run build` does, with the given content and dist folders. */
+async function cli(args: string[], contentDir: string, distDir: string): Promise<CliResult> {
+  const env = { ...process.env, CONTENT_DIR: contentDir, DIST_DIR: distDir, BASE_URL: "https://directory.example" };
+  try {
+    const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", "build/cli.ts", ...args], { cwd: ROOT, env });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+/** Every file below `dir` with a hash of its bytes, to prove a folder did not change. */
+async function treeDigest(dir: string): Promise<Record<string, string>> {
+  const digest: Record<string, string> = {};
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const path = join(entry.parentPath, entry.name);
+    digest[relative(dir, path)] = createHash("sha256").update(await readFile(path)).digest("hex");
+  }
+  return digest;
+}
+
+const INVALID_REPORT = [
+  "test/fixtures/invalid: 14 content errors; nothing was written.",
+  "  businesses/Bad_Slug.md: (file name): must be lower-case letters, digits and hyphens, starting with a letter or digit",
+  '  businesses/b/dup-slug.md: (file name): slug "dup-slug" is already used by businesses/a/dup-slug.md',
+  "  businesses/bad-country.md: location.country: must be a two-letter upper-case ISO 3166-1 code such as GB",
+  "  businesses/bad-status.md: status: must be one of approved, pending, rejected, suspended",
+  "  businesses/bad-url.md: quoteUrl: must be an absolute http: or https: URL",
+  "  businesses/bad-uuid.md: id: must be a UUID such as 1b4e28ba-2fa1-41d2-883f-0016d3cca427",
+  "  businesses/broken-yaml.md: (front matter): is not valid YAML: unexpected end of the stream within a flow collection at line 3, column 1",
+  "  businesses/empty-body.md: (body): must hold the listing's description",
+  "  businesses/missing-field.md: service: is required",
+  "  businesses/numeric-postcode.md: location.postalCode: must be a string (put it in quotes)",
+  "  businesses/too-long.md: (body): is 3001 characters; the description may have at most 3000",
+  "  businesses/unknown-country.md: location.country: must be a two-letter upper-case ISO 3166-1 code such as GB",
+  "  businesses/unknown-key.md: phone: is not a known key (check its spelling)",
+  "  businesses/valid-one.md: id: is already used by businesses/dup-id.md",
+];
+
+describe("npm run build", () => {
+  let work: { path: string; remove: () => Promise<void> };
+  before(async () => {
+    work = await tempDir();
+  });
+  after(async () => {
+    await work.remove();
+  });
+
+  test("lists every content error with file, field and reason, exits 1 and leaves the existing dist/ untouched", async () => {
+    const dist = join(work.path, "dist-kept");
+    assert.equal((await cli([], "test/fixtures/basic", dist)).code, 0);
+    await writeFile(join(dist, "marker.txt"), "from the previous build");
+    const before = await treeDigest(dist);
+
+    const result = await cli([], "test/fixtures/invalid", dist);
+
+    assert.equal(result.code, 1);
+    assert.equal(result.stdout, "");
+    assert.deepEqual(result.stderr.trimEnd().split("\n"), INVALID_REPORT);
+    assert.deepEqual(await treeDigest(dist), before);
+  });
+
+  test("writes the snapshot and prints counts, skipped listings and the version", async () => {
+    const dist = join(work.path, "dist-new");
+    const result = await cli([], "test/fixtures/basic", dist);
+
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(
+      result.stdout.trim(),
+      /^Built .*dist-new\/ for https:\/\/directory\.example: 3 offerings, 9 approved listings \(left out: 1 pending, 1 rejected, 1 suspended\); version [0-9a-f]{16}; \d+ ms\.$/,
+    );
+    // Pages (Markdown, llms.txt) are listed by the manifest; every one it lists is in dist/.
+    const manifest = JSON.parse(await readFile(join(dist, "data/manifest.json"), "utf8")) as { pages: string[] };
+    const expected = [
+      "data/businesses-index.json",
+      "data/businesses.json",
+      "data/manifest.json",
+      "data/offerings-index.json",
+      "data/offerings.json",
+      "openapi.json",
+      ...manifest.pages.map((page) => page.slice(1)),
+    ];
+    assert.deepEqual(Object.keys(await treeDigest(dist)).sort(), expected.sort());
+  });
+
+  test("replaces the previous snapshot whole: files the new build does not write are gone", async () => {
+    const dist = join(work.path, "dist-swap");
+    assert.equal((await cli([], "test/fixtures/basic", dist)).code, 0);
+    await mkdir(join(dist, "stale"), { recursive: true });
+    await writeFile(join(dist, "stale", "old.md"), "old");
+
+    assert.equal((await cli([], "test/fixtures/basic", dist)).code, 0);
+
+    await assert.rejects(access(join(dist, "stale", "old.md")));
+    const siblings = (await readdir(work.path)).filter((name) => name.includes("dist-swap") && name !== "dist-swap");
+    assert.deepEqual(siblings, [], "no staging or retired folder is left behind");
+  });
+});
+
+describe("npm run check", () => {
+  test("reports the same errors as build and exits 1", async () => {
+    const work = await tempDir();
+    const result = await cli(["--check"], "test/fixtures/invalid", join(work.path, "dist"));
+    assert.equal(result.code, 1);
+    assert.deepEqual(result.stderr.trimEnd().split("\n"), INVALID_REPORT);
+    await work.remove();
+  });
+
+  test("validates good content, prints the counts and writes nothing", async () => {
+    const work = await tempDir();
+    const result = await cli(["--check"], "test/fixtures/basic", join(work.path, "dist"));
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(result.stdout.trim(), "test/fixtures/basic: valid: 3 offerings, 9 approved listings (left out: 1 pending, 1 rejected, 1 suspended).");
+    assert.deepEqual(await readdir(work.path), []);
+    await work.remove();
+  });
+
+  test("names a missing site.md", async () => {
+    const work = await tempDir();
+    await mkdir(join(work.path, "content", "offerings"), { recursive: true });
+    const result = await cli(["--check"], join(work.path, "content"), join(work.path, "dist"));
+    assert.equal(result.code, 1);
+    assert.deepEqual(result.stderr.trimEnd().split("\n").slice(1), ["  site.md: (file): is missing"]);
+    await work.remove();
+  });
+});
+
