@@ -3,7 +3,8 @@ import { readConfig, type Config } from "../../src/config.ts";
 import { CatalogService } from "../../src/core/service.ts";
 import { buildApp } from "../../src/http/app.ts";
 import { loadSnapshot } from "../../src/snapshot/load.ts";
-import { TEST_BASE_URL } from "./snapshot.ts";
+import { after, before } from "node:test";
+import { TEST_BASE_URL, buildSnapshot, tempDir } from "./snapshot.ts";
 
 export interface RunningServer {
   /** e.g. http://127.0.0.1:41234, without a trailing slash. */
@@ -36,4 +37,24 @@ export function stableHeaders(response: Response): Record<string, string> {
     if (!["date", "connection", "keep-alive"].includes(name)) headers[name] = value;
   });
   return headers;
+}
+
+/**
+ * Builds `contentDir` into a temporary dist/ and serves it for the tests of the enclosing file
+ * or suite (registers node:test before/after hooks). Read `.current` inside tests.
+ */
+export function serveContent(contentDir: string, env: Record<string, string> = {}): { current: RunningServer } {
+  const handle = {} as { current: RunningServer };
+  let remove: () => Promise<void> = async () => {};
+  before(async () => {
+    const work = await tempDir();
+    remove = work.remove;
+    await buildSnapshot(contentDir, `${work.path}/dist`);
+    handle.current = await startServer(`${work.path}/dist`, env);
+  });
+  after(async () => {
+    await handle.current?.close();
+    await remove();
+  });
+  return handle;
 }

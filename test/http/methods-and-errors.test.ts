@@ -1,22 +1,10 @@
 import assert from "node:assert/strict";
 import { request } from "node:http";
-import { after, before, describe, test } from "node:test";
-import { startServer, stableHeaders, type RunningServer } from "../helpers/server.ts";
-import { FIXTURES, buildSnapshot, tempDir } from "../helpers/snapshot.ts";
+import { describe, test } from "node:test";
+import { serveContent, stableHeaders } from "../helpers/server.ts";
+import { FIXTURES } from "../helpers/snapshot.ts";
 
-let server: RunningServer;
-let cleanup: () => Promise<void>;
-
-before(async () => {
-  const work = await tempDir();
-  cleanup = work.remove;
-  await buildSnapshot(`${FIXTURES}basic`, `${work.path}/dist`);
-  server = await startServer(`${work.path}/dist`);
-});
-after(async () => {
-  await server.close();
-  await cleanup();
-});
+const served = serveContent(`${FIXTURES}basic`);
 
 const API_RESOURCES = ["/api/directory", "/api/directory/obrien-sons-plumbing", "/api/offerings", "/api/offerings/request-quotes", "/openapi.json"];
 
@@ -32,7 +20,7 @@ describe("unsupported methods", () => {
   for (const path of API_RESOURCES) {
     for (const method of ["POST", "PUT", "PATCH", "DELETE", "OPTIONS"]) {
       test(`${method} ${path} answers 405 with Allow: GET, HEAD and an Error body`, async () => {
-        const response = await fetch(`${server.url}${path}`, { method });
+        const response = await fetch(`${served.current.url}${path}`, { method });
         assert.equal(response.status, 405);
         assert.equal(response.headers.get("allow"), "GET, HEAD");
         assert.equal(response.headers.get("cache-control"), "no-store");
@@ -43,13 +31,13 @@ describe("unsupported methods", () => {
   }
 
   test("a POST with a malformed JSON body still answers 405, not a parse error", async () => {
-    const response = await fetch(`${server.url}/api/offerings`, { method: "POST", headers: { "content-type": "application/json" }, body: "{not json" });
+    const response = await fetch(`${served.current.url}/api/offerings`, { method: "POST", headers: { "content-type": "application/json" }, body: "{not json" });
     assert.equal(response.status, 405);
     assert.deepEqual(await response.json(), METHOD_NOT_ALLOWED);
   });
 
   test("a POST with a body over the size limit still answers 405", async () => {
-    const response = await fetch(`${server.url}/api/directory`, { method: "POST", headers: { "content-type": "application/json" }, body: "x".repeat(100_000) });
+    const response = await fetch(`${served.current.url}/api/directory`, { method: "POST", headers: { "content-type": "application/json" }, body: "x".repeat(100_000) });
     assert.equal(response.status, 405);
   });
 });
@@ -57,7 +45,7 @@ describe("unsupported methods", () => {
 describe("unknown API paths", () => {
   for (const path of ["/api", "/api/", "/api/nope", "/api/directory/a/b", "/api/offerings/a/b", "/api/v1/directory"]) {
     test(`GET ${path} answers 404 not_found as JSON`, async () => {
-      const response = await fetch(`${server.url}${path}`, { headers: { accept: "text/markdown" } });
+      const response = await fetch(`${served.current.url}${path}`, { headers: { accept: "text/markdown" } });
       assert.equal(response.status, 404);
       assert.equal(response.headers.get("content-type"), "application/json; charset=utf-8");
       assert.equal(response.headers.get("cache-control"), "no-store");
@@ -75,9 +63,9 @@ describe("unknown API paths", () => {
 describe("HEAD", () => {
   for (const path of [...API_RESOURCES, "/api/directory?q=plumb&limit=1", "/api/directory/nope", "/api/offerings/nope", "/api/directory?limit=0"]) {
     test(`HEAD ${path} answers the same status and headers as GET, without a body`, async () => {
-      const get = await fetch(`${server.url}${path}`);
+      const get = await fetch(`${served.current.url}${path}`);
       const getBody = await get.arrayBuffer();
-      const head = await fetch(`${server.url}${path}`, { method: "HEAD" });
+      const head = await fetch(`${served.current.url}${path}`, { method: "HEAD" });
       assert.equal(head.status, get.status);
       assert.deepEqual(stableHeaders(head), stableHeaders(get));
       assert.equal(head.headers.get("content-length"), String(getBody.byteLength));
@@ -88,7 +76,7 @@ describe("HEAD", () => {
 
 /** Sends a raw request line, so that paths and headers fetch would refuse or normalise reach the server. */
 function raw(path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
-  const { hostname, port } = new URL(server.url);
+  const { hostname, port } = new URL(served.current.url);
   return new Promise((resolve, reject) => {
     const req = request({ host: hostname, port, path, method: "GET", headers, agent: false }, (res) => {
       let body = "";
@@ -134,7 +122,7 @@ describe("hostile input never crashes, fails with 500 or leaks internals", () =>
   }
 
   test("an unknown parameter whose name holds markup is not echoed", async () => {
-    const response = await fetch(`${server.url}/api/directory?${encodeURIComponent("<script>alert(1)</script>")}=1`);
+    const response = await fetch(`${served.current.url}/api/directory?${encodeURIComponent("<script>alert(1)</script>")}=1`);
     assert.equal(response.status, 400);
     assert.deepEqual(await response.json(), {
       error: {

@@ -1,0 +1,55 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import { ApiError } from "../../src/core/errors.ts";
+import { CatalogService } from "../../src/core/service.ts";
+import { loadSnapshot } from "../../src/snapshot/load.ts";
+import type { Snapshot } from "../../src/snapshot/types.ts";
+import { FIXTURES, buildSnapshot, tempDir } from "../helpers/snapshot.ts";
+
+let snapshot: Snapshot;
+let cleanup: () => Promise<void>;
+
+before(async () => {
+  const work = await tempDir();
+  cleanup = work.remove;
+  await buildSnapshot(`${FIXTURES}basic`, join(work.path, "dist"));
+  snapshot = await loadSnapshot(join(work.path, "dist"));
+});
+after(() => cleanup());
+
+describe("the service-side result cache", () => {
+  test("answers a repeated search from the cache, also when it is spelled differently but means the same", () => {
+    const service = new CatalogService({ snapshot: () => snapshot, cacheSeconds: 60 });
+    const first = service.searchBusinesses({ q: "plumb" });
+    assert.equal(service.searchBusinesses({ q: "plumb", limit: 10, offset: 0 }), first);
+    assert.equal(service.searchBusinesses({ q: " PLUMB " }), first);
+    assert.notEqual(service.searchBusinesses({ q: "plumb", limit: 1 }), first);
+    assert.equal(service.searchOfferings("quotes"), service.searchOfferings("quotes"));
+  });
+
+  test("is off with CACHE_SECONDS=0: every search is computed again", () => {
+    const service = new CatalogService({ snapshot: () => snapshot, cacheSeconds: 0 });
+    const first = service.searchBusinesses({ q: "plumb" });
+    const second = service.searchBusinesses({ q: "plumb" });
+    assert.notEqual(second, first);
+    assert.deepEqual(second, first);
+  });
+
+  test("forgets everything when the snapshot changes", () => {
+    let current = snapshot;
+    const service = new CatalogService({ snapshot: () => current, cacheSeconds: 60 });
+    const first = service.searchBusinesses({});
+    current = { ...snapshot };
+    assert.notEqual(service.searchBusinesses({}), first);
+  });
+});
+
+test("lookups throw the REST errors: not_found for unknown slugs, directory_unavailable without directory data", () => {
+  const service = new CatalogService({ snapshot: () => snapshot, cacheSeconds: 0 });
+  assert.throws(() => service.getOffering("nope"), (error: ApiError) => error.code === "not_found" && error.status === 404);
+  assert.throws(() => service.getBusiness("nope"), (error: ApiError) => error.code === "not_found");
+  const broken = new CatalogService({ snapshot: () => ({ ...snapshot, directory: null }), cacheSeconds: 0 });
+  assert.throws(() => broken.searchBusinesses({}), (error: ApiError) => error.code === "directory_unavailable" && error.headers["retry-after"] === "30");
+  assert.equal(broken.searchOfferings(undefined).total, 3);
+});

@@ -1,0 +1,84 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { serveContent } from "../helpers/server.ts";
+import { FIXTURES } from "../helpers/snapshot.ts";
+
+const served = serveContent(`${FIXTURES}basic`);
+
+async function get(path: string, headers: Record<string, string> = {}, method = "GET"): Promise<Response> {
+  return fetch(`${served.current.url}${path}`, { method, headers });
+}
+
+const CACHEABLE = ["/api/directory?q=plumb", "/api/directory/leeds-plumbing-heating", "/api/offerings", "/api/offerings/cost-guides"];
+
+describe("successful responses", () => {
+  for (const path of CACHEABLE) {
+    test(`GET ${path} carries Cache-Control: public, max-age=60 and a strong ETag`, async () => {
+      const response = await get(path);
+      assert.equal(response.status, 200);
+      assert.equal(response.headers.get("cache-control"), "public, max-age=60");
+      assert.match(response.headers.get("etag") ?? "", /^"[0-9a-f]+-[A-Za-z0-9+/]{27}"$/);
+    });
+  }
+
+  test("different results have different ETags and the same result the same ETag", async () => {
+    const first = (await get("/api/directory?q=plumb")).headers.get("etag");
+    const again = (await get("/api/directory?q=PLUMB")).headers.get("etag");
+    const other = (await get("/api/directory?q=plumb&limit=1")).headers.get("etag");
+    assert.equal(again, first);
+    assert.notEqual(other, first);
+  });
+});
+
+describe("If-None-Match (RFC 9110 weak comparison)", () => {
+  for (const [label, header] of [
+    ["the exact tag", (tag: string) => tag],
+    ["the tag as a weak W/ tag", (tag: string) => `W/${tag}`],
+    ["a list that holds the tag", (tag: string) => `"other", ${tag} , W/"more"`],
+    ["*", () => "*"],
+  ] as const) {
+    test(`answers 304 without a body for ${label}`, async () => {
+      const tag = (await get("/api/offerings")).headers.get("etag") ?? "";
+      const response = await get("/api/offerings", { "if-none-match": header(tag) });
+      assert.equal(response.status, 304);
+      assert.equal(response.headers.get("etag"), tag);
+      assert.equal(response.headers.get("cache-control"), "public, max-age=60");
+      assert.equal(response.headers.get("content-length"), null);
+      assert.equal(await response.text(), "");
+    });
+  }
+
+  test("answers 200 with the body for tags that do not match", async () => {
+    const response = await get("/api/offerings", { "if-none-match": '"nope", W/"also-nope"' });
+    assert.equal(response.status, 200);
+    assert.equal(((await response.json()) as { total: number }).total, 3);
+  });
+
+  test("HEAD with a matching tag answers 304 and the Content-Length of the 200", async () => {
+    const full = await get("/api/offerings/cost-guides");
+    const length = String((await full.arrayBuffer()).byteLength);
+    const response = await get("/api/offerings/cost-guides", { "if-none-match": full.headers.get("etag") ?? "" }, "HEAD");
+    assert.equal(response.status, 304);
+    assert.equal(response.headers.get("content-length"), length);
+  });
+
+  test("an error is never answered with 304, even for *", async () => {
+    const response = await get("/api/offerings/nope", { "if-none-match": "*" });
+    assert.equal(response.status, 404);
+  });
+});
+
+describe("error responses", () => {
+  for (const [path, status] of [
+    ["/api/directory?limit=0", 400],
+    ["/api/directory/nope", 404],
+    ["/api/nope", 404],
+  ] as const) {
+    test(`GET ${path} (${status}) carries Cache-Control: no-store and no ETag`, async () => {
+      const response = await get(path);
+      assert.equal(response.status, status);
+      assert.equal(response.headers.get("cache-control"), "no-store");
+      assert.equal(response.headers.get("etag"), null);
+    });
+  }
+});
