@@ -1,9 +1,77 @@
+import { page } from "../src/core/paging.ts";
+import { DIRECTORY_DEFAULT_LIMIT } from "../src/schemas/parameters.ts";
+import { profileHtml, profileMarkdown } from "../src/pages/business.ts";
+import { directoryHtml, directoryOverviewMarkdown } from "../src/pages/directory.ts";
+import {
+  API_DOCS_PATH,
+  CONTACT_PATH,
+  DIRECTORY_PATH,
+  HOME_PATH,
+  LLMS_FULL_PATH,
+  LLMS_PATH,
+  ROBOTS_PATH,
+  SITEMAP_PATH,
+  SITE_DATA_PATH,
+  STYLESHEET_PATH,
+  businessPagePath,
+  htmlPath,
+  markdownPath,
+  offeringPagePath,
+} from "../src/pages/paths.ts";
+import { siteData, siteInfo } from "../src/pages/site.ts";
+import { STYLESHEET } from "../src/pages/style.ts";
 import type { Model } from "./derive.ts";
+import { apiDocsHtml, apiDocsMarkdown } from "./pages/api-docs.ts";
+import { contactHtml, contactMarkdown } from "./pages/contact.ts";
+import { guideHtml, guideMarkdown } from "./pages/guide.ts";
+import { homeHtml, homeMarkdown } from "./pages/home.ts";
+import { llmsFullTxt, llmsTxt } from "./pages/llms.ts";
+import { robotsTxt, sitemapXml } from "./pages/sitemap.ts";
 
 /**
  * The documents written beside the data, by URL path: Markdown pages, llms.txt and the like.
  * The server answers them from memory; a static host serves them from dist/ as they are.
+ * The agents' documents come first (llms.txt, guides, API docs), then the HTML pages.
  */
-export function pages(_model: Model): Map<string, string> {
-  return new Map();
+export function pages(model: Model): Map<string, string> {
+  const site = siteInfo(model.baseUrl, model.site);
+  const { offerings, guides, businesses } = model;
+  const guide = (slug: string) => guides.get(slug) ?? "";
+  const home = { site, intro: model.site.intro, offerings, businessCount: businesses.length };
+  const out = new Map<string, string>();
+
+  out.set(LLMS_PATH, llmsTxt({ site, offerings }));
+  out.set(LLMS_FULL_PATH, llmsFullTxt({ site, intro: model.site.intro, offerings, guides, businesses }));
+  for (const offering of offerings) out.set(markdownPath(offeringPagePath(offering.slug)), guideMarkdown(site, offering, guide(offering.slug)));
+  out.set(markdownPath(API_DOCS_PATH), apiDocsMarkdown(site));
+  out.set(markdownPath(HOME_PATH), homeMarkdown(home));
+  out.set(markdownPath(DIRECTORY_PATH), directoryOverviewMarkdown(site, businesses));
+  for (const business of businesses) out.set(markdownPath(businessPagePath(business.slug)), profileMarkdown(site, business));
+  out.set(markdownPath(CONTACT_PATH), contactMarkdown(site));
+
+  const htmlPages: string[] = [HOME_PATH];
+  out.set(htmlPath(HOME_PATH), homeHtml(home));
+  for (const offering of offerings) {
+    const path = offeringPagePath(offering.slug);
+    out.set(htmlPath(path), guideHtml(site, offering, guide(offering.slug)));
+    htmlPages.push(path);
+  }
+  // For static hosts: the directory's first page. The server renders this page per request.
+  const first = page(businesses, 0, DIRECTORY_DEFAULT_LIMIT);
+  out.set(htmlPath(DIRECTORY_PATH), directoryHtml(site, { kind: "results", form: {}, searched: false, page: first }));
+  htmlPages.push(DIRECTORY_PATH);
+  for (const business of businesses) {
+    const path = businessPagePath(business.slug);
+    out.set(htmlPath(path), profileHtml(site, business));
+    htmlPages.push(path);
+  }
+  out.set(htmlPath(CONTACT_PATH), contactHtml(site));
+  out.set(htmlPath(API_DOCS_PATH), apiDocsHtml(site));
+  htmlPages.push(CONTACT_PATH, API_DOCS_PATH);
+
+  out.set(SITEMAP_PATH, sitemapXml(model.baseUrl, htmlPages));
+  out.set(ROBOTS_PATH, robotsTxt(model.baseUrl));
+  out.set(STYLESHEET_PATH, STYLESHEET);
+  out.set(SITE_DATA_PATH, siteData(site));
+  return out;
 }
