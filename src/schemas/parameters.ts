@@ -156,5 +156,5 @@ export const OFFERINGS_RULES: Readonly<Record<string, ParameterRule>> = {
 
 export const DIRECTORY_PARAMETER_NAMES = Object.keys(directorySearchProperties) as (keyof typeof directorySearchProperties)[];
 
-export type DirectorySearchQuery = FromSchema<typeof DirectorySearchQuerySchema>;
+export type DirectorySearchQuery = FromSchema<typeof DirectorySearchQuerySchema, { keepDefaultedPropertiesOptional: true }>;
 export type OfferingsQuery = FromSchema<typeof OfferingsQuerySchema>;
