@@ -66,5 +66,21 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (apiError.status >= 500) request.log.error({ err: error }, "request failed");
     return sendError(reply, apiError);
   });
-  app.setNotFoundHandler((_request, reply) => sendError(reply, notFound()));
+  // Unknown API paths answer JSON; every other unknown path gets the page routes' 404 page
+  // (HTML, or the Markdown recovery page when Markdown is preferred).
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split("?", 1)[0] ?? "";
+    const page = notFoundPages.get(app);
+    if (page === undefined || path === "/api" || path.startsWith("/api/")) return sendError(reply, notFound());
+    return page(request, reply);
+  });
+}
+
+export type NotFoundPage = (request: FastifyRequest, reply: FastifyReply) => FastifyReply;
+
+const notFoundPages = new WeakMap<FastifyInstance, NotFoundPage>();
+
+/** Sets the 404 page that unknown paths outside /api/ get (see src/http/routes/pages.ts). */
+export function setNotFoundPage(app: FastifyInstance, page: NotFoundPage): void {
+  notFoundPages.set(app, page);
 }
