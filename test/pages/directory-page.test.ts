@@ -1,0 +1,146 @@
+import assert from "node:assert/strict";
+import { rm } from "node:fs/promises";
+import { after, before, describe, test } from "node:test";
+import { startServer, type RunningServer } from "../helpers/server.ts";
+import { FIXTURES, TEST_BASE_URL, buildSnapshot, tempDir } from "../helpers/snapshot.ts";
+
+let server: RunningServer;
+let cleanup: () => Promise<void>;
+
+before(async () => {
+  const dist = await tempDir();
+  cleanup = dist.remove;
+  await buildSnapshot(`${FIXTURES}pages-hostile`, `${dist.path}/dist`);
+  server = await startServer(`${dist.path}/dist`);
+});
+after(async () => {
+  await server.close();
+  await cleanup();
+});
+
+const get = (path: string, accept?: string) => fetch(`${server.url}${path}`, { headers: accept === undefined ? {} : { accept } });
+const profileLinks = (html: string) => [...html.matchAll(/<h3><a href="\/businesses\/([a-z0-9-]+)">/g)].map((match) => match[1]);
+
+test("the directory page without a search lists the first ten listings in name order with a next-page link", async () => {
+  const response = await get("/businesses");
+  assert.equal(response.status, 200);
+  const html = await response.text();
+  assert.deepEqual(profileLinks(html), [
+    "abbott-plumbing", "baker-plumbing", "carter-plumbing", "dalton-plumbing", "ellis-plumbing",
+    "foster-plumbing", "grant-plumbing", "hostile-listing", "hughes-plumbing", "irwin-plumbing",
+  ]);
+  assert.ok(html.includes('<a rel="next" href="/businesses?offset=10">Next page</a>'));
+  assert.ok(html.includes("Showing results 1 to 10; more on the next page."));
+});
+
+test("a search keeps its terms in the form and the paging links, and ignores tracking parameters", async () => {
+  const response = await get("/businesses?q=plumb&location=leeds&country=gb&offset=10&utm_source=mail");
+  assert.equal(response.status, 200);
+  const html = await response.text();
+  assert.deepEqual(profileLinks(html), ["jarvis-plumbing", "kerr-plumbing"]);
+  assert.ok(html.includes('<a rel="prev" href="/businesses?q=plumb&amp;location=leeds&amp;country=gb">Previous page</a>'));
+  assert.equal(html.includes('rel="next"'), false);
+  assert.ok(html.includes('<input id="q" name="q" type="text" value="plumb"'));
+  assert.ok(html.includes('<input id="country" name="country" type="text" value="gb"'));
+});
+
+test("empty form fields count as left out", async () => {
+  const response = await get("/businesses?q=&location=&country=");
+  assert.equal(response.status, 200);
+  assert.equal(profileLinks(await response.text()).length, 10);
+});
+
+test("a search with no match says so with status 200", async () => {
+  const response = await get("/businesses?q=roofing");
+  assert.equal(response.status, 200);
+  const html = await response.text();
+  assert.deepEqual(profileLinks(html), []);
+  assert.ok(html.includes("No approved listing matches this search."));
+});
+
+const INVALID: [string, string, string][] = [
+  ["country=GBR", "country", "Country code must be a two-letter country code such as GB."],
+  ["q=%3Cscript%3E", "q", "Service or name must be at most 120 characters and at most 6 terms of letters, digits, spaces, apostrophes, periods, ampersands and hyphens."],
+  ["location=" + "x".repeat(81), "location", "Town, region or postcode must be at most 80 characters of letters, digits, spaces, apostrophes, periods, ampersands and hyphens."],
+  ["offset=1001", "offset", "Page position (offset) must be a whole number from 0 to 1000."],
+  ["offset=-1", "offset", "Page position (offset) must be a whole number from 0 to 1000."],
+  ["q=a+b+c+d+e+f+g", "q", "Service or name must be at most 120 characters and at most 6 terms"],
+];
+
+describe("invalid input gets status 400 and a friendly message in the page, validated like the API", () => {
+  for (const [query, field, message] of INVALID) {
+    test(`${query.slice(0, 40)} is rejected on ${field}`, async () => {
+      const response = await get(`/businesses?${query}`);
+      assert.equal(response.status, 400);
+      assert.equal(response.headers.get("content-type"), "text/html; charset=utf-8");
+      assert.equal(response.headers.get("cache-control"), "no-store");
+      const html = await response.text();
+      assert.ok(html.includes('<div class="notice" id="form-problem" role="alert"><h2>Please check your search</h2><p>'));
+      assert.ok(html.includes(message), message);
+      if (field !== "offset") assert.match(html, new RegExp(`<input id="${field}"[^>]* aria-invalid="true"`));
+      assert.equal(html.includes("<script>"), false);
+      const api = await get(`/api/directory?${query}`);
+      assert.equal(api.status, 400);
+    });
+  }
+});
+
+test("a repeated search field gets 400 with a message naming the field", async () => {
+  const response = await get("/businesses?q=plumb&q=roof");
+  assert.equal(response.status, 400);
+  assert.ok((await response.text()).includes("Service or name was given more than once. Fill in each field once and search again."));
+});
+
+test("Accept text/markdown on a search gets the results as Markdown with a next-page URL", async () => {
+  const response = await get("/businesses?q=plumb&country=GB", "text/markdown");
+  assert.equal(response.status, 200);
+  assert.equal(response.headers.get("content-type"), "text/markdown; charset=utf-8");
+  assert.equal(response.headers.get("vary"), "Accept");
+  const body = await response.text();
+  assert.ok(body.includes("Search: q = plumb; country = GB."));
+  assert.ok(body.includes(`- [Abbott Plumbing](<${TEST_BASE_URL}/businesses/abbott-plumbing/index.md>): Plumbing (Repairs & maintenance), Leeds, West Yorkshire, United Kingdom`));
+  assert.ok(body.includes(`Next page: ${TEST_BASE_URL}/businesses?q=plumb&country=GB&offset=10`));
+});
+
+test("Accept text/markdown with invalid input gets a 400 Markdown page", async () => {
+  const response = await get("/businesses?country=1", "text/markdown");
+  assert.equal(response.status, 400);
+  assert.equal(response.headers.get("content-type"), "text/markdown; charset=utf-8");
+  assert.ok((await response.text()).includes("# Business directory: please check your search"));
+});
+
+describe("when the directory data is unavailable", () => {
+  let broken: RunningServer;
+  let remove: () => Promise<void>;
+  before(async () => {
+    const dist = await tempDir();
+    remove = dist.remove;
+    await buildSnapshot(`${FIXTURES}pages-hostile`, `${dist.path}/dist`);
+    await rm(`${dist.path}/dist/data/businesses.json`);
+    broken = await startServer(`${dist.path}/dist`);
+  });
+  after(async () => {
+    await broken.close();
+    await remove();
+  });
+
+  test("the directory page, profiles and their Markdown answer 503 with Retry-After: 30; guides still work", async () => {
+    const cases: [string, string | undefined, string][] = [
+      ["/businesses", undefined, "text/html; charset=utf-8"],
+      ["/businesses?q=plumb", "text/markdown", "text/markdown; charset=utf-8"],
+      ["/businesses/abbott-plumbing", undefined, "text/html; charset=utf-8"],
+      ["/businesses/abbott-plumbing/index.md", undefined, "text/markdown; charset=utf-8"],
+      ["/businesses/index.md", undefined, "text/markdown; charset=utf-8"],
+    ];
+    for (const [path, accept, type] of cases) {
+      const response = await fetch(`${broken.url}${path}`, { headers: accept === undefined ? {} : { accept } });
+      assert.equal(response.status, 503, path);
+      assert.equal(response.headers.get("retry-after"), "30", path);
+      assert.equal(response.headers.get("content-type"), type, path);
+      assert.equal(response.headers.get("cache-control"), "no-store", path);
+      const body = await response.text();
+      assert.ok(body.includes(type.startsWith("text/html") ? "The directory is unavailable right now" : "This is not an empty result"), path);
+    }
+    assert.equal((await fetch(`${broken.url}/offerings/request-quotes`)).status, 200);
+  });
+});
