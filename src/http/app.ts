@@ -3,7 +3,9 @@ import type { Config } from "../config.ts";
 import type { CatalogService } from "../core/service.ts";
 import { registerMcp } from "../mcp/plugin.ts";
 import { registerCaching } from "./caching.ts";
-import { clientErrorHandler, registerErrorHandling } from "./errors.ts";
+import { invalidParameter, malformedRequest, offeringNotFound } from "../core/errors.ts";
+import { DIRECTORY_RULES } from "../schemas/parameters.ts";
+import { clientErrorHandler, registerErrorHandling, sendError } from "./errors.ts";
 import { directoryRoutes } from "./routes/directory.ts";
 import { offeringRoutes } from "./routes/offerings.ts";
 import { openapiRoute } from "./routes/openapi.ts";
@@ -18,6 +20,9 @@ export interface AppOptions {
 /** The largest request body any route accepts (the MCP message limit). */
 export const BODY_LIMIT = 32 * 1024;
 
+/** Longer path parameters are refused by the router before any route sees them. */
+const MAX_PARAM_LENGTH = 1000;
+
 /** Builds the HTTP application; it never listens (see src/server.ts). */
 export async function buildApp({ service, config, logger = false }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
@@ -29,7 +34,15 @@ export async function buildApp({ service, config, logger = false }: AppOptions):
     keepAliveTimeout: 5_000,
     return503OnClosing: true,
     clientErrorHandler,
-    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
+    // Path parameters are checked by the route schemas; the router's own limit only guards
+    // against absurd paths, and what it rejects is answered by frameworkErrors below.
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: MAX_PARAM_LENGTH },
+    frameworkErrors: (error, request, reply) => {
+      const path = request.url.split("?")[0] ?? "";
+      if (error.code === "FST_ERR_MAX_PARAM_LENGTH" && path.startsWith("/api/offerings/")) return sendError(reply, offeringNotFound());
+      if (error.code === "FST_ERR_MAX_PARAM_LENGTH" && path.startsWith("/api/directory/")) return sendError(reply, invalidParameter("identifier", DIRECTORY_RULES));
+      return sendError(reply, malformedRequest());
+    },
     ajv: {
       customOptions: {
         // Strict parameters (contract §5): unknown ones are errors, never silently dropped;

@@ -2,6 +2,7 @@ import type { Duplex } from "node:stream";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { ApiError, internalError, malformedRequest, notFound, payloadTooLarge } from "../core/errors.ts";
 import { parameterError } from "../core/validation.ts";
+import { CACHE_CONTROL_ERROR } from "./caching.ts";
 import type { ParameterRule } from "../schemas/parameters.ts";
 
 declare module "fastify" {
@@ -38,7 +39,8 @@ export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Duplex)
 }
 
 export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
-  return reply.code(error.status).headers(error.headers).send(error.toBody());
+  // Set here too, not only in the caching hook: router-level failures skip the onSend hooks.
+  return reply.code(error.status).headers({ ...error.headers, "cache-control": CACHE_CONTROL_ERROR }).send(error.toBody());
 }
 
 function toApiError(error: FastifyError, request: FastifyRequest): ApiError {
