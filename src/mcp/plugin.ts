@@ -1,11 +1,91 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyError, FastifyInstance } from "fastify";
 import type { Config } from "../config.ts";
 import type { CatalogService } from "../core/service.ts";
+import { exchange } from "./exchange.ts";
+import { createResourceIndexer } from "./resources.ts";
+import { createMcpServer, serverInfo, type McpContext } from "./server.ts";
+import { MAX_MESSAGE_BYTES, McpHttpError, refusals, requestRules, toMessage } from "./transport.ts";
 
 export interface McpOptions {
   service: CatalogService;
   config: Config;
 }
 
-/** POST /mcp: the MCP endpoint (stateless Streamable HTTP). */
-export async function registerMcp(_app: FastifyInstance, _options: McpOptions): Promise<void> {}
+/** Fastify's own failures, in this scope's terms. */
+function toMcpHttpError(error: FastifyError): McpHttpError {
+  if (error instanceof McpHttpError) return error;
+  switch (error.statusCode) {
+    case 413:
+      return refusals.tooLarge();
+    case 415:
+      return refusals.unsupportedMediaType();
+    case undefined:
+      return refusals.internal();
+    default:
+      return error.statusCode >= 400 && error.statusCode < 500 ? refusals.badRequest() : refusals.internal();
+  }
+}
+
+/**
+ * POST /mcp: the MCP endpoint, stateless Streamable HTTP with JSON responses (contract §6).
+ * Registered in its own encapsulated scope so that its body parser, error bodies (JSON-RPC,
+ * not REST Error objects) and hooks stay away from the REST routes.
+ */
+export async function registerMcp(app: FastifyInstance, { service, config }: McpOptions): Promise<void> {
+  const rules = requestRules(config);
+  const shared: Omit<McpContext, "log"> = {
+    service,
+    resources: createResourceIndexer(config.baseUrl),
+    serverInfo: serverInfo(config.baseUrl),
+  };
+
+  await app.register(async (scope) => {
+    scope.setErrorHandler((error: FastifyError, request, reply) => {
+      const refusal = toMcpHttpError(error);
+      if (refusal.status >= 500) request.log.error({ err: error }, "mcp request failed");
+      // A body we refused without reading is not drained: the connection closes instead.
+      if (!request.raw.complete) reply.header("connection", "close");
+      return reply.code(refusal.status).headers(refusal.headers).type("application/json").send(refusal.toBody());
+    });
+
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser("application/json", { parseAs: "string", bodyLimit: MAX_MESSAGE_BYTES }, (_request, body, done) => {
+      let value: unknown;
+      try {
+        value = JSON.parse(body as string);
+      } catch {
+        done(refusals.parseError(), undefined);
+        return;
+      }
+      done(null, value);
+    });
+
+    scope.route({
+      method: "POST",
+      url: "/mcp",
+      bodyLimit: MAX_MESSAGE_BYTES,
+      onRequest: async (request) => {
+        rules.checkCaller(request.headers);
+        rules.checkPost(request.headers);
+      },
+      handler: async (request, reply) => {
+        const message = toMessage(request.body);
+        const response = await exchange(createMcpServer({ ...shared, log: request.log }), message);
+        if (response === null) return reply.code(202).send();
+        return reply.type("application/json").send(JSON.stringify(response));
+      },
+    });
+
+    scope.route({
+      method: scope.supportedMethods.filter((method) => method !== "POST"),
+      url: "/mcp",
+      onRequest: async (request) => {
+        rules.checkCaller(request.headers);
+        throw refusals.methodNotAllowed();
+      },
+      handler: async () => {
+        throw refusals.methodNotAllowed();
+      },
+    });
+  });
+}

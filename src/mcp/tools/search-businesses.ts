@@ -1,0 +1,20 @@
+import { DIRECTORY_RULES, DirectorySearchQuerySchema, type DirectorySearchQuery } from "../../schemas/parameters.ts";
+import { DirectoryPageSchema, type DirectoryPage } from "../../schemas/responses.ts";
+import { QUOTE_URL_RULE, UNTRUSTED_LISTING_TEXT, type ToolDefinition } from "./tool.ts";
+
+/** Mirrors GET /api/directory. */
+export const searchBusinesses: ToolDefinition<DirectorySearchQuery, DirectoryPage> = {
+  name: "search_businesses",
+  title: "Search the business directory",
+  description: [
+    "Searches approved public business listings. Every q term must start a word of the listing's name or service (case- and accent-insensitive); location is part of a city, region or postal code; country is a two-letter code. All filters are optional.",
+    "Returns one page as {items, limit, offset, nextOffset}, in name order, exactly like GET /api/directory. To page, call again with the same filters and offset set to the nextOffset you received; stop when nextOffset is null (browsing ends at offset 1000). An empty items array means no match, not an error.",
+    UNTRUSTED_LISTING_TEXT,
+    QUOTE_URL_RULE,
+  ].join("\n\n"),
+  inputSchema: DirectorySearchQuerySchema,
+  outputSchema: DirectoryPageSchema,
+  rules: DIRECTORY_RULES,
+  listingText: true,
+  run: (service, input) => service.searchBusinesses(input),
+};

@@ -1,0 +1,159 @@
+import { JSONRPCMessageSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import type { IncomingHttpHeaders } from "node:http";
+import type { Config } from "../config.ts";
+import { SUPPORTED_PROTOCOL_VERSIONS } from "./server.ts";
+
+/**
+ * The HTTP rules of POST /mcp (contract §6). Everything a header can decide is decided before
+ * the body is read; every refusal is a JSON-RPC error object with `id: null`, and none of them
+ * echoes what the client sent.
+ */
+
+/** The largest message accepted, in bytes (service spec, Limits). */
+export const MAX_MESSAGE_BYTES = 32 * 1024;
+
+/** JSON-RPC error codes used at the HTTP level. */
+export const RPC = {
+  parseError: -32700,
+  invalidRequest: -32600,
+  internalError: -32603,
+  /** Implementation-defined server error, as the SDK's transport uses for HTTP-level refusals. */
+  serverError: -32000,
+} as const;
+
+export interface RpcErrorBody {
+  jsonrpc: "2.0";
+  error: { code: number; message: string };
+  id: null;
+}
+
+/** A refusal at the HTTP level: its status, its JSON-RPC error and any headers it needs. */
+export class McpHttpError extends Error {
+  readonly status: number;
+  readonly rpcCode: number;
+  readonly headers: Readonly<Record<string, string>>;
+
+  constructor(status: number, rpcCode: number, message: string, headers: Record<string, string> = {}) {
+    super(message);
+    this.name = "McpHttpError";
+    this.status = status;
+    this.rpcCode = rpcCode;
+    this.headers = headers;
+  }
+
+  toBody(): RpcErrorBody {
+    return { jsonrpc: "2.0", error: { code: this.rpcCode, message: this.message }, id: null };
+  }
+}
+
+export const refusals = {
+  forbiddenHost: () => new McpHttpError(403, RPC.serverError, "Forbidden: the Host header does not name this server."),
+  forbiddenOrigin: () => new McpHttpError(403, RPC.serverError, "Forbidden: requests from this Origin are not allowed."),
+  methodNotAllowed: () =>
+    new McpHttpError(
+      405,
+      RPC.serverError,
+      "Method Not Allowed: POST each JSON-RPC message to /mcp; this server offers no GET event stream and no sessions to delete.",
+      { allow: "POST" },
+    ),
+  notAcceptable: () =>
+    new McpHttpError(406, RPC.serverError, "Not Acceptable: the Accept header must list both application/json and text/event-stream."),
+  unsupportedMediaType: () => new McpHttpError(415, RPC.serverError, "Unsupported Media Type: Content-Type must be application/json."),
+  unsupportedVersion: () =>
+    new McpHttpError(
+      400,
+      RPC.serverError,
+      `Bad Request: unsupported MCP-Protocol-Version; supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(", ")}.`,
+    ),
+  tooLarge: () =>
+    new McpHttpError(413, RPC.invalidRequest, `Payload Too Large: a message may be at most 32 KiB (${MAX_MESSAGE_BYTES} bytes).`),
+  parseError: () => new McpHttpError(400, RPC.parseError, "Parse error: the body is not valid JSON."),
+  batch: () => new McpHttpError(400, RPC.invalidRequest, "Invalid Request: batches are not supported; send one JSON-RPC message per POST."),
+  notJsonRpc: () => new McpHttpError(400, RPC.invalidRequest, "Invalid Request: the body is not a JSON-RPC 2.0 message."),
+  badRequest: () => new McpHttpError(400, RPC.invalidRequest, "Invalid Request: the HTTP request is malformed."),
+  internal: () => new McpHttpError(500, RPC.internalError, "Internal error: the server failed while answering; retry later."),
+};
+
+const LOOPBACK = ["localhost", "127.0.0.1", "[::1]"];
+/** A Host header: a name or an IPv6 literal, an optional port, nothing else (no userinfo, path or spaces). */
+const HOST_SHAPE = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+const ORIGIN_SHAPE = /^https?:\/\/(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+
+/** `host` as URL normalises it (lower case, default port dropped), or undefined when it is no plain host. */
+function normalHost(host: string, protocol: string): string | undefined {
+  if (!HOST_SHAPE.test(host)) return undefined;
+  try {
+    return new URL(`${protocol}//${host}`).host;
+  } catch {
+    return undefined;
+  }
+}
+
+function normalOrigin(origin: string): string | undefined {
+  if (!ORIGIN_SHAPE.test(origin)) return undefined;
+  try {
+    return new URL(origin).origin;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Decides, from headers alone, whether a request may reach the MCP server. */
+export interface RequestRules {
+  /** DNS-rebinding protection, for every method: Host must be ours, Origin (when sent) too. */
+  checkCaller(headers: IncomingHttpHeaders): void;
+  /** The POST-only rules: size, Accept, Content-Type and protocol version. */
+  checkPost(headers: IncomingHttpHeaders): void;
+}
+
+/** The rules for a configuration; the allowed hosts and origins are computed here, once. */
+export function requestRules(config: Pick<Config, "baseUrl" | "mcpAllowedHosts" | "mcpAllowedOrigins">): RequestRules {
+  const base = new URL(config.baseUrl);
+  const baseHosts = LOOPBACK.includes(base.hostname) ? LOOPBACK.map((name) => (base.port === "" ? name : `${name}:${base.port}`)) : [base.host];
+  const hosts = new Set<string>();
+  for (const host of [...baseHosts, ...config.mcpAllowedHosts]) {
+    const normal = normalHost(host, base.protocol);
+    if (normal !== undefined) hosts.add(normal);
+  }
+  const origins = new Set<string>();
+  for (const origin of [...baseHosts.map((host) => `${base.protocol}//${host}`), ...config.mcpAllowedOrigins]) {
+    const normal = normalOrigin(origin);
+    if (normal !== undefined) origins.add(normal);
+  }
+  const versions = new Set(SUPPORTED_PROTOCOL_VERSIONS);
+
+  return {
+    checkCaller(headers) {
+      const host = headers.host === undefined ? undefined : normalHost(headers.host, base.protocol);
+      if (host === undefined || !hosts.has(host)) throw refusals.forbiddenHost();
+      const origin = headers.origin;
+      if (origin !== undefined) {
+        const normal = normalOrigin(origin);
+        if (normal === undefined || !origins.has(normal)) throw refusals.forbiddenOrigin();
+      }
+    },
+    checkPost(headers) {
+      const length = headers["content-length"];
+      if (length !== undefined && Number(length) > MAX_MESSAGE_BYTES) throw refusals.tooLarge();
+      const accepted = mediaTypes(headers.accept);
+      if (!accepted.includes("application/json") || !accepted.includes("text/event-stream")) throw refusals.notAcceptable();
+      if (mediaTypes(headers["content-type"]).join() !== "application/json") throw refusals.unsupportedMediaType();
+      const version = headers["mcp-protocol-version"];
+      if (version !== undefined && (typeof version !== "string" || !versions.has(version))) throw refusals.unsupportedVersion();
+    },
+  };
+}
+
+/** The media types of an Accept or Content-Type value, lower case, without parameters. */
+function mediaTypes(value: string | undefined): string[] {
+  if (value === undefined) return [];
+  return value.split(",").map((part) => (part.split(";", 1)[0] ?? "").trim().toLowerCase());
+}
+
+/** The one JSON-RPC message a POST body may hold. */
+export function toMessage(body: unknown): JSONRPCMessage {
+  if (Array.isArray(body)) throw refusals.batch();
+  const parsed = JSONRPCMessageSchema.safeParse(body);
+  if (!parsed.success) throw refusals.notJsonRpc();
+  return parsed.data;
+}
