@@ -1,0 +1,144 @@
+import assert from "node:assert/strict";
+import { mkdir } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { after, before, test } from "node:test";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { startServer, type RunningServer } from "../helpers/server.ts";
+import { FIXTURES, buildSnapshot, tempDir } from "../helpers/snapshot.ts";
+
+const require = createRequire(import.meta.url);
+const AXE = require.resolve("axe-core");
+const SCREENSHOTS = new URL("../../test-output/pages/", import.meta.url).pathname;
+const QUOTE_FORM = "https://fixture.example/quotes/new";
+
+let server: RunningServer;
+let browser: Browser;
+let context: BrowserContext;
+let cleanup: () => Promise<void>;
+
+before(async () => {
+  const dist = await tempDir();
+  cleanup = dist.remove;
+  await buildSnapshot(`${FIXTURES}pages-hostile`, `${dist.path}/dist`);
+  server = await startServer(`${dist.path}/dist`);
+  await mkdir(SCREENSHOTS, { recursive: true });
+  browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+  // bypassCSP lets axe-core be injected; it also means only the escaping keeps hostile text inert here.
+  context = await browser.newContext({ bypassCSP: true, javaScriptEnabled: true });
+  // The quote form lives on another site; answer it locally so the test never leaves the machine.
+  await context.route(`${QUOTE_FORM}**`, (route) => route.fulfill({ status: 200, contentType: "text/html", body: "<!doctype html><title>Quote form</title><h1>Quote form</h1>" }));
+});
+after(async () => {
+  await context?.close();
+  await browser?.close();
+  await server.close();
+  await cleanup();
+});
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  nodes: { target: string[] }[];
+}
+
+/** Serious and critical accessibility violations on the current page. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: AXE });
+  const violations = await page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run: () => Promise<{ violations: AxeViolation[] }> } }).axe;
+    const result = await axe.run();
+    return result.violations.map(({ id, impact, nodes }) => ({ id, impact, nodes: nodes.map((node) => ({ target: node.target })) }));
+  });
+  return violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+}
+
+/** A page that records dialogs, console errors and uncaught page errors. */
+async function watchedPage(): Promise<{ page: Page; problems: string[] }> {
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on("dialog", (dialog) => {
+    problems.push(`dialog: ${dialog.message()}`);
+    void dialog.dismiss();
+  });
+  page.on("console", (message) => {
+    if (message.type() === "error") problems.push(`console: ${message.text()}`);
+  });
+  page.on("pageerror", (error) => problems.push(`pageerror: ${error.message}`));
+  return { page, problems };
+}
+
+async function check(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: `${SCREENSHOTS}${name}.png`, fullPage: true });
+  assert.deepEqual(await seriousViolations(page), [], `${name}: serious or critical accessibility violations`);
+}
+
+test("homepage → directory search via the form → next page → a profile → the quote link, accessible at every step", async () => {
+  const { page, problems } = await watchedPage();
+  await page.goto(`${server.url}/`);
+  assert.equal(await page.locator("h1").innerText(), "Pages Fixture Directory");
+  await check(page, "1-homepage");
+
+  await page.getByLabel("Service or name").fill("plumb");
+  await page.getByLabel("Town, region or postcode").fill("Leeds");
+  await Promise.all([page.waitForURL(/\/businesses\?/), page.getByRole("button", { name: "Search the directory" }).click()]);
+  assert.equal(new URL(page.url()).search, "?q=plumb&location=Leeds");
+  assert.equal(await page.locator("#q").inputValue(), "plumb");
+  assert.equal(await page.locator(".cards .card").count(), 10);
+  await check(page, "2-directory-results");
+
+  await Promise.all([page.waitForURL(/offset=10/), page.getByRole("link", { name: "Next page" }).click()]);
+  assert.deepEqual(await page.locator(".cards .card h3").allInnerTexts(), ["Jarvis Plumbing", "Kerr Plumbing"]);
+  await check(page, "3-directory-next-page");
+
+  await Promise.all([page.waitForURL(/\/businesses\/kerr-plumbing$/), page.getByRole("link", { name: "Kerr Plumbing" }).click()]);
+  assert.equal(await page.locator("h1").innerText(), "Kerr Plumbing");
+  await check(page, "4-profile");
+
+  const quote = page.getByRole("link", { name: "Request a quote from Kerr Plumbing" });
+  assert.equal(await quote.getAttribute("href"), `${QUOTE_FORM}?business=kerr-plumbing`);
+  await Promise.all([page.waitForURL(`${QUOTE_FORM}?business=kerr-plumbing`), quote.click()]);
+  assert.equal(await page.locator("h1").innerText(), "Quote form");
+
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("every other page kind has no serious or critical accessibility violations", async () => {
+  const kinds: [string, string][] = [
+    ["5-guide", "/offerings/request-quotes"],
+    ["6-contact", "/contact"],
+    ["7-api-docs", "/docs/api"],
+    ["8-directory-invalid-input", "/businesses?country=GBR"],
+    ["9-not-found", "/no-such-page"],
+  ];
+  for (const [name, path] of kinds) {
+    const { page, problems } = await watchedPage();
+    await page.goto(`${server.url}${path}`);
+    await check(page, name);
+    // The 400 and 404 pages log their status as a console error; nothing else may.
+    assert.deepEqual(problems.filter((problem) => !/status of (400|404)/.test(problem)), [], name);
+    await page.close();
+  }
+});
+
+test("a listing with script, an onerror image, a javascript: link and Markdown headings shows them as text and runs nothing", async () => {
+  const { page, problems } = await watchedPage();
+  await page.goto(`${server.url}/businesses/hostile-listing`);
+  await page.waitForLoadState("load");
+  const about = await page.locator("section.untrusted").innerText();
+  assert.ok(about.includes("<script>alert(1)</script>"));
+  assert.ok(about.includes("<img src=x onerror=alert(2)>"));
+  assert.ok(about.includes("[click](javascript:alert(3))"));
+  assert.ok(about.includes("# Heading"));
+  assert.equal(await page.locator("h1").innerText(), "Hostile <i>Co</i> [x](javascript:alert(9))");
+  assert.equal(await page.locator("main img").count(), 0);
+  assert.equal(await page.locator("main script").count(), 0);
+  assert.equal(await page.locator('a[href^="javascript:"]').count(), 0);
+  assert.equal(await page.locator("section.untrusted h1, section.untrusted h2 + h1").count(), 0);
+  await check(page, "10-hostile-profile");
+  assert.deepEqual(problems, []);
+  await page.close();
+});
