@@ -30,7 +30,7 @@ const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: 
 const json = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
 
 function query(args: Record<string, unknown>): string {
-  const params = new URLSearchParams(Object.entries(args).map(([name, value]) => [name, String(value)]));
+  const params = new URLSearchParams(Object.entries(args).map(([name, value]): [string, string] => [name, String(value)]));
   const text = params.toString();
   return text === "" ? "" : `?${text}`;
 }
