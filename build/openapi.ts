@@ -12,7 +12,7 @@ import {
 } from "../src/schemas/parameters.ts";
 import { DirectoryPageSchema, OfferingListSchema } from "../src/schemas/responses.ts";
 import { CACHE_CONTROL_SUCCESS } from "../src/http/caching.ts";
-import { ApiError, businessNotFound, directoryUnavailable, invalidParameter, methodNotAllowed, offeringNotFound, repeatedParameter, unknownParameter } from "../src/core/errors.ts";
+import { ApiError, businessNotFound, directoryUnavailable, invalidParameter, methodNotAllowed, offeringNotFound, repeatedParameter, requestTooLarge, unknownParameter } from "../src/core/errors.ts";
 
 /** The version of this description (not of the OpenAPI format). */
 export const API_VERSION = "1.1.0";
@@ -71,6 +71,7 @@ const tooManyRequests = errorResponse(
   [new ApiError(429, "rate_limited", "Too many requests from this client.", "Wait for the number of seconds in Retry-After, then retry.")],
   retryAfter,
 );
+const headersTooLarge = errorResponse("The URL or headers are too large to read.", [requestTooLarge()]);
 const internal = errorResponse("Unexpected failure; the message never carries details.", [new ApiError(500, "internal_error", "The service failed unexpectedly while answering this request.", "Retry later; if it keeps failing, tell the operators via the contact page.")]);
 
 function success(description: string, schemaName: string, example: unknown): Json {
@@ -148,6 +149,7 @@ export function openapiDocument({ baseUrl, title, summary }: OpenApiInput): Json
             "400": errorResponse("Invalid, unknown or repeated query parameter.", [invalidParameter("limit", DIRECTORY_RULES), unknownParameter("page", DIRECTORY_PARAMETER_NAMES), repeatedParameter("q")]),
             "405": methodNotAllowedResponse("GET, HEAD"),
             "429": tooManyRequests,
+            "431": headersTooLarge,
             "500": internal,
             "503": errorResponse("Directory data unavailable: not an empty result.", [directoryUnavailable()], retryAfter),
           },
@@ -166,6 +168,7 @@ export function openapiDocument({ baseUrl, title, summary }: OpenApiInput): Json
             "404": errorResponse("No approved listing has this slug or id.", [businessNotFound()]),
             "405": methodNotAllowedResponse("GET, HEAD"),
             "429": tooManyRequests,
+            "431": headersTooLarge,
             "500": internal,
             "503": errorResponse("Directory data unavailable.", [directoryUnavailable()], retryAfter),
           },
@@ -184,6 +187,7 @@ export function openapiDocument({ baseUrl, title, summary }: OpenApiInput): Json
             "400": errorResponse("Invalid query parameters.", [invalidParameter("q", OFFERINGS_RULES), unknownParameter("limit", ["q"]), repeatedParameter("q")]),
             "405": methodNotAllowedResponse("GET, HEAD"),
             "429": tooManyRequests,
+            "431": headersTooLarge,
             "500": internal,
           },
         },
@@ -201,6 +205,7 @@ export function openapiDocument({ baseUrl, title, summary }: OpenApiInput): Json
             "404": errorResponse("No offering matches the slug.", [offeringNotFound()]),
             "405": methodNotAllowedResponse("GET, HEAD"),
             "429": tooManyRequests,
+            "431": headersTooLarge,
             "500": internal,
           },
         },

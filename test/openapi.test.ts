@@ -63,10 +63,10 @@ test("declares OpenAPI 3.1.0, description version 1.1.0, the server and the spec
   assert.deepEqual(
     Object.entries(paths).map(([path, item]) => [path, item.get.operationId, Object.keys(item.get.responses)]),
     [
-      ["/api/directory", "searchServiceBusinesses", ["200", "304", "400", "405", "429", "500", "503"]],
-      ["/api/directory/{identifier}", "getServiceBusiness", ["200", "304", "400", "404", "405", "429", "500", "503"]],
-      ["/api/offerings", "listServiceOfferings", ["200", "304", "400", "405", "429", "500"]],
-      ["/api/offerings/{slug}", "getServiceOffering", ["200", "304", "400", "404", "405", "429", "500"]],
+      ["/api/directory", "searchServiceBusinesses", ["200", "304", "400", "405", "429", "431", "500", "503"]],
+      ["/api/directory/{identifier}", "getServiceBusiness", ["200", "304", "400", "404", "405", "429", "431", "500", "503"]],
+      ["/api/offerings", "listServiceOfferings", ["200", "304", "400", "405", "429", "431", "500"]],
+      ["/api/offerings/{slug}", "getServiceOffering", ["200", "304", "400", "404", "405", "429", "431", "500"]],
     ],
   );
 });

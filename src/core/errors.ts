@@ -119,6 +119,10 @@ export function payloadTooLarge(limit: string): ApiError {
   return new ApiError(413, "payload_too_large", `The request body is larger than ${limit}.`, `Send at most ${limit}.`);
 }
 
+export function requestTooLarge(): ApiError {
+  return new ApiError(431, "invalid_parameter", "The request's URL or headers are too large.", "Send a shorter URL: search parameters are at most a few hundred characters.");
+}
+
 export function malformedRequest(): ApiError {
   return new ApiError(400, "invalid_parameter", "The request is malformed.", "Send a plain GET request with valid query parameters.");
 }

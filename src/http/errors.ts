@@ -1,6 +1,6 @@
 import type { Duplex } from "node:stream";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { ApiError, internalError, malformedRequest, notFound, payloadTooLarge } from "../core/errors.ts";
+import { ApiError, internalError, malformedRequest, notFound, payloadTooLarge, requestTooLarge } from "../core/errors.ts";
 import { parameterError } from "../core/validation.ts";
 import { CACHE_CONTROL_ERROR } from "./caching.ts";
 import type { ParameterRule } from "../schemas/parameters.ts";
@@ -22,17 +22,10 @@ export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Duplex)
     return;
   }
   const tooLarge = error.code === "HPE_HEADER_OVERFLOW";
-  const status = tooLarge ? 431 : 400;
-  const body = JSON.stringify(
-    new ApiError(
-      status,
-      "invalid_parameter",
-      tooLarge ? "The request's URL or headers are too large." : "The request is not valid HTTP.",
-      tooLarge ? "Send a shorter URL: search parameters are at most a few hundred characters." : "Send a well-formed HTTP request.",
-    ).toBody(),
-  );
+  const apiError = tooLarge ? requestTooLarge() : new ApiError(400, "invalid_parameter", "The request is not valid HTTP.", "Send a well-formed HTTP request.");
+  const body = JSON.stringify(apiError.toBody());
   socket.end(
-    `HTTP/1.1 ${status} ${tooLarge ? "Request Header Fields Too Large" : "Bad Request"}\r\n` +
+    `HTTP/1.1 ${apiError.status} ${tooLarge ? "Request Header Fields Too Large" : "Bad Request"}\r\n` +
       `content-type: application/json; charset=utf-8\r\ncache-control: no-store\r\n` +
       `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
   );

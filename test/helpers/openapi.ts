@@ -33,6 +33,22 @@ export class OpenApiValidator {
     return new OpenApiValidator((await response.json()) as OpenApi);
   }
 
+  /**
+   * Asserts `body` is what the document promises for the concrete `url` (e.g.
+   * /api/directory/some-slug?limit=1) and `status`; an Error body on a path the document does
+   * not describe must still match its Error schema.
+   */
+  assertResponse(url: string, status: number, body: unknown): void {
+    const path = new URL(url, "http://x").pathname;
+    const template = Object.keys(this.#document.paths).find((candidate) =>
+      new RegExp(`^${candidate.replace(/\{[^}]+\}/g, "[^/]+")}$`).test(path),
+    );
+    if (template !== undefined) return this.assertBody(template, status, body);
+    assert.ok(status >= 400, `openapi.json describes no path matching ${path}`);
+    const validate = this.#ajv.getSchema("openapi.json#/components/schemas/Error");
+    assert.ok(validate?.(body), `${status} body for ${path} is not an Error: ${this.#ajv.errorsText(validate?.errors)}`);
+  }
+
   /** Asserts `body` is what the document promises for `path` (a template such as /api/directory/{identifier}) and `status`. */
   assertBody(path: string, status: number, body: unknown): void {
     const operation = this.#document.paths[path]?.get;

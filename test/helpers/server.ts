@@ -4,6 +4,7 @@ import { CatalogService } from "../../src/core/service.ts";
 import { buildApp } from "../../src/http/app.ts";
 import { loadSnapshot } from "../../src/snapshot/load.ts";
 import { after, before } from "node:test";
+import { OpenApiValidator } from "./openapi.ts";
 import { TEST_BASE_URL, buildSnapshot, tempDir } from "./snapshot.ts";
 
 export interface RunningServer {
@@ -41,16 +42,18 @@ export function stableHeaders(response: Response): Record<string, string> {
 
 /**
  * Builds `contentDir` into a temporary dist/ and serves it for the tests of the enclosing file
- * or suite (registers node:test before/after hooks). Read `.current` inside tests.
+ * or suite (registers node:test before/after hooks), with a validator for the OpenAPI document
+ * it serves. Read `.current` and `.openapi` inside tests.
  */
-export function serveContent(contentDir: string, env: Record<string, string> = {}): { current: RunningServer } {
-  const handle = {} as { current: RunningServer };
+export function serveContent(contentDir: string, env: Record<string, string> = {}): { current: RunningServer; openapi: OpenApiValidator } {
+  const handle = {} as { current: RunningServer; openapi: OpenApiValidator };
   let remove: () => Promise<void> = async () => {};
   before(async () => {
     const work = await tempDir();
     remove = work.remove;
     await buildSnapshot(contentDir, `${work.path}/dist`);
     handle.current = await startServer(`${work.path}/dist`, env);
+    handle.openapi = await OpenApiValidator.fetch(handle.current.url);
   });
   after(async () => {
     await handle.current?.close();

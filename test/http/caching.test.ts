@@ -16,6 +16,7 @@ describe("successful responses", () => {
     test(`GET ${path} carries Cache-Control: public, max-age=60 and a strong ETag`, async () => {
       const response = await get(path);
       assert.equal(response.status, 200);
+      served.openapi.assertResponse(path, 200, await response.json());
       assert.equal(response.headers.get("cache-control"), "public, max-age=60");
       assert.match(response.headers.get("etag") ?? "", /^"[0-9a-f]+-[A-Za-z0-9+/]{27}"$/);
     });
@@ -51,7 +52,9 @@ describe("If-None-Match (RFC 9110 weak comparison)", () => {
   test("answers 200 with the body for tags that do not match", async () => {
     const response = await get("/api/offerings", { "if-none-match": '"nope", W/"also-nope"' });
     assert.equal(response.status, 200);
-    assert.equal(((await response.json()) as { total: number }).total, 3);
+    const body = (await response.json()) as { total: number };
+    served.openapi.assertResponse("/api/offerings", 200, body);
+    assert.equal(body.total, 3);
   });
 
   test("HEAD with a matching tag answers 304 and the Content-Length of the 200", async () => {
@@ -65,6 +68,7 @@ describe("If-None-Match (RFC 9110 weak comparison)", () => {
   test("an error is never answered with 304, even for *", async () => {
     const response = await get("/api/offerings/nope", { "if-none-match": "*" });
     assert.equal(response.status, 404);
+    served.openapi.assertResponse("/api/offerings/nope", 404, await response.json());
   });
 });
 
@@ -77,6 +81,7 @@ describe("error responses", () => {
     test(`GET ${path} (${status}) carries Cache-Control: no-store and no ETag`, async () => {
       const response = await get(path);
       assert.equal(response.status, status);
+      served.openapi.assertResponse(path, status, await response.json());
       assert.equal(response.headers.get("cache-control"), "no-store");
       assert.equal(response.headers.get("etag"), null);
     });

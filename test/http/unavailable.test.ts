@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { SNAPSHOT_FILES } from "../../src/snapshot/files.ts";
 import { loadSnapshot } from "../../src/snapshot/load.ts";
+import { OpenApiValidator } from "../helpers/openapi.ts";
 import { startServer, type RunningServer } from "../helpers/server.ts";
 import { FIXTURES, buildSnapshot, tempDir } from "../helpers/snapshot.ts";
 
@@ -48,19 +49,24 @@ for (const [damage, apply] of Object.entries(DAMAGE)) {
         assert.equal(response.status, 503);
         assert.equal(response.headers.get("retry-after"), "30");
         assert.equal(response.headers.get("cache-control"), "no-store");
-        assert.deepEqual(await response.json(), UNAVAILABLE);
+        const body: unknown = await response.json();
+        (await OpenApiValidator.fetch(server.url)).assertResponse(path, 503, body);
+        assert.deepEqual(body, UNAVAILABLE);
       });
     }
 
     test("an invalid directory request is still a 400, not a 503", async () => {
       const response = await fetch(`${server.url}/api/directory?limit=99`);
       assert.equal(response.status, 400);
+      (await OpenApiValidator.fetch(server.url)).assertResponse("/api/directory", 400, await response.json());
     });
 
     test("the catalog keeps working", async () => {
       const response = await fetch(`${server.url}/api/offerings`);
       assert.equal(response.status, 200);
-      assert.equal(((await response.json()) as { total: number }).total, 3);
+      const body = (await response.json()) as { total: number };
+      (await OpenApiValidator.fetch(server.url)).assertResponse("/api/offerings", 200, body);
+      assert.equal(body.total, 3);
     });
   });
 }
