@@ -3,6 +3,7 @@ import { readFile, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { readContent } from "../build/content.ts";
+import { OpenApiValidator } from "./helpers/openapi.ts";
 import { startServer, type RunningServer } from "./helpers/server.ts";
 import { FIXTURES, SAMPLE_CONTENT, buildSnapshot, tempDir } from "./helpers/snapshot.ts";
 
@@ -45,6 +46,7 @@ for (const [label, contentDir] of [
 ] as const) {
   describe(`privacy of ${label}`, () => {
     let server: RunningServer;
+    let openapi: OpenApiValidator;
     let secrets: Secrets;
     let dist: string;
     let cleanup: () => Promise<void>;
@@ -55,6 +57,7 @@ for (const [label, contentDir] of [
       dist = join(work.path, "dist");
       await buildSnapshot(contentDir, dist);
       server = await startServer(dist);
+      openapi = await OpenApiValidator.fetch(server.url);
       secrets = await secretsOf(contentDir);
     });
     after(async () => {
@@ -83,6 +86,7 @@ for (const [label, contentDir] of [
         const text = await response.text();
         assertClean(text, secrets, `directory page at ${offset}`);
         const body = JSON.parse(text) as { items: { slug: string }[]; nextOffset: number | null };
+        openapi.assertResponse("/api/directory", 200, body);
         urls.push(...body.items.map((item) => `/api/directory/${item.slug}`));
         offset = body.nextOffset;
       }
@@ -93,7 +97,9 @@ for (const [label, contentDir] of [
       for (const url of urls) {
         const response = await fetch(`${server.url}${url}`, { headers: { accept: "text/markdown" } });
         assert.equal(response.status, 200, url);
-        assertClean(await response.text(), secrets, url);
+        const text = await response.text();
+        assertClean(text, secrets, url);
+        if (url.startsWith("/api/")) openapi.assertResponse(url, 200, JSON.parse(text));
       }
     });
 
@@ -102,7 +108,9 @@ for (const [label, contentDir] of [
         for (const identifier of [slug, id]) {
           const response = await fetch(`${server.url}/api/directory/${identifier}`);
           assert.equal(response.status, 404, identifier);
-          assert.equal(((await response.json()) as { error: { code: string } }).error.code, "not_found");
+          const body = (await response.json()) as { error: { code: string } };
+          openapi.assertResponse(`/api/directory/${identifier}`, 404, body);
+          assert.equal(body.error.code, "not_found");
         }
       }
     });
