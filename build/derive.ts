@@ -26,7 +26,7 @@ export interface Model {
   readonly skipped: Readonly<Record<string, number>>;
   readonly offeringsIndex: MiniSearch<OfferingIndexDocument>;
   readonly businessesIndex: MiniSearch<BusinessIndexDocument>;
-  /** Changes whenever any published byte does. */
+  /** Changes whenever the published data (site, catalog, guides, listings, base URL) does. */
   readonly version: string;
 }
 

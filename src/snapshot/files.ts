@@ -22,7 +22,7 @@ export const SNAPSHOT_FORMAT_VERSION = 1;
 export interface Manifest {
   formatVersion: number;
   indexFormatVersion: number;
-  /** A hash of the published data: changes whenever any published byte does. */
+  /** A hash of the published data: changes whenever the site, catalog, guides, listings or base URL do. */
   version: string;
   builtAt: string;
   baseUrl: string;
