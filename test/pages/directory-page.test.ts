@@ -1,24 +1,12 @@
 import assert from "node:assert/strict";
 import { rm } from "node:fs/promises";
 import { after, before, describe, test } from "node:test";
-import { startServer, type RunningServer } from "../helpers/server.ts";
+import { serveContent, startServer, type RunningServer } from "../helpers/server.ts";
 import { FIXTURES, TEST_BASE_URL, buildSnapshot, tempDir } from "../helpers/snapshot.ts";
 
-let server: RunningServer;
-let cleanup: () => Promise<void>;
+const served = serveContent(`${FIXTURES}pages-hostile`);
 
-before(async () => {
-  const dist = await tempDir();
-  cleanup = dist.remove;
-  await buildSnapshot(`${FIXTURES}pages-hostile`, `${dist.path}/dist`);
-  server = await startServer(`${dist.path}/dist`);
-});
-after(async () => {
-  await server.close();
-  await cleanup();
-});
-
-const get = (path: string, accept?: string) => fetch(`${server.url}${path}`, { headers: accept === undefined ? {} : { accept } });
+const get = (path: string, accept?: string) => fetch(`${served.current.url}${path}`, { headers: accept === undefined ? {} : { accept } });
 const profileLinks = (html: string) => [...html.matchAll(/<h3><a href="\/businesses\/([a-z0-9-]+)">/g)].map((match) => match[1]);
 
 test("the directory page without a search lists the first ten listings in name order with a next-page link", async () => {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import { startServer, type RunningServer } from "../helpers/server.ts";
-import { FIXTURES, TEST_BASE_URL, buildSnapshot, tempDir } from "../helpers/snapshot.ts";
+import { test } from "node:test";
+import { serveContent } from "../helpers/server.ts";
+import { FIXTURES, TEST_BASE_URL } from "../helpers/snapshot.ts";
 
 const BROWSER_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7";
 const POINTER = `> For AI agents: the index of this site is ${TEST_BASE_URL}/llms.txt`;
@@ -16,21 +16,9 @@ const PAGE_KINDS = [
   { kind: "API documentation", path: "/docs/api", markdown: "/docs/api/index.md", h1: "# API, MCP and Markdown documentation" },
 ] as const;
 
-let server: RunningServer;
-let cleanup: () => Promise<void>;
+const served = serveContent(`${FIXTURES}pages-hostile`);
 
-before(async () => {
-  const dist = await tempDir();
-  cleanup = dist.remove;
-  await buildSnapshot(`${FIXTURES}pages-hostile`, `${dist.path}/dist`);
-  server = await startServer(`${dist.path}/dist`);
-});
-after(async () => {
-  await server.close();
-  await cleanup();
-});
-
-const get = (path: string, accept?: string) => fetch(`${server.url}${path}`, { headers: accept === undefined ? {} : { accept } });
+const get = (path: string, accept?: string) => fetch(`${served.current.url}${path}`, { headers: accept === undefined ? {} : { accept } });
 
 function assertPageHeaders(response: Response, markdownUrl: string): void {
   assert.equal(response.headers.get("vary"), "Accept");
@@ -138,10 +126,10 @@ test("unknown API path gets a JSON error even when Markdown is asked for", async
 });
 
 test("a profile addressed by its UUID redirects to its slug", async () => {
-  const response = await fetch(`${server.url}/businesses/00000000-0000-4000-8000-000000000001`, { redirect: "manual" });
+  const response = await fetch(`${served.current.url}/businesses/00000000-0000-4000-8000-000000000001`, { redirect: "manual" });
   assert.equal(response.status, 301);
   assert.equal(response.headers.get("location"), "/businesses/abbott-plumbing");
-  const markdown = await fetch(`${server.url}/businesses/00000000-0000-4000-8000-000000000001/index.md`, { redirect: "manual" });
+  const markdown = await fetch(`${served.current.url}/businesses/00000000-0000-4000-8000-000000000001/index.md`, { redirect: "manual" });
   assert.equal(markdown.status, 301);
   assert.equal(markdown.headers.get("location"), "/businesses/abbott-plumbing/index.md");
 });
@@ -151,9 +139,9 @@ test("If-None-Match with the page's ETag gets 304 for the same representation on
   const markdown = await get("/contact", "text/markdown");
   const htmlTag = html.headers.get("etag") ?? "";
   assert.notEqual(htmlTag, markdown.headers.get("etag"));
-  const again = await fetch(`${server.url}/contact`, { headers: { "if-none-match": `W/${htmlTag}, "other"` } });
+  const again = await fetch(`${served.current.url}/contact`, { headers: { "if-none-match": `W/${htmlTag}, "other"` } });
   assert.equal(again.status, 304);
-  const other = await fetch(`${server.url}/contact`, { headers: { "if-none-match": htmlTag, accept: "text/markdown" } });
+  const other = await fetch(`${served.current.url}/contact`, { headers: { "if-none-match": htmlTag, accept: "text/markdown" } });
   assert.equal(other.status, 200);
 });
 
@@ -166,7 +154,7 @@ test("pages ignore parameters they do not use, such as tracking tags", async () 
 
 test("POST to a page gets 405 with Allow: GET, HEAD", async () => {
   for (const path of ["/", "/businesses", "/offerings/request-quotes/index.md", "/llms.txt"]) {
-    const response = await fetch(`${server.url}${path}`, { method: "POST", body: "x" });
+    const response = await fetch(`${served.current.url}${path}`, { method: "POST", body: "x" });
     assert.equal(response.status, 405, path);
     assert.equal(response.headers.get("allow"), "GET, HEAD", path);
   }
@@ -174,7 +162,7 @@ test("POST to a page gets 405 with Allow: GET, HEAD", async () => {
 
 test("HEAD on a page answers the GET's status and headers without a body", async () => {
   const getResponse = await get("/docs/api", "text/markdown");
-  const head = await fetch(`${server.url}/docs/api`, { method: "HEAD", headers: { accept: "text/markdown" } });
+  const head = await fetch(`${served.current.url}/docs/api`, { method: "HEAD", headers: { accept: "text/markdown" } });
   assert.equal(head.status, 200);
   assert.equal(head.headers.get("content-type"), getResponse.headers.get("content-type"));
   assert.equal(head.headers.get("etag"), getResponse.headers.get("etag"));

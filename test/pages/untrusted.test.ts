@@ -1,24 +1,12 @@
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import { fenced, mdText } from "../../src/pages/markdown.ts";
-import { startServer, type RunningServer } from "../helpers/server.ts";
-import { FIXTURES, buildSnapshot, tempDir } from "../helpers/snapshot.ts";
+import { serveContent } from "../helpers/server.ts";
+import { FIXTURES } from "../helpers/snapshot.ts";
 
-let server: RunningServer;
-let cleanup: () => Promise<void>;
+const served = serveContent(`${FIXTURES}pages-hostile`);
 
-before(async () => {
-  const dist = await tempDir();
-  cleanup = dist.remove;
-  await buildSnapshot(`${FIXTURES}pages-hostile`, `${dist.path}/dist`);
-  server = await startServer(`${dist.path}/dist`);
-});
-after(async () => {
-  await server.close();
-  await cleanup();
-});
-
-const text = async (path: string, accept?: string) => (await fetch(`${server.url}${path}`, { headers: accept === undefined ? {} : { accept } })).text();
+const text = async (path: string, accept?: string) => (await fetch(`${served.current.url}${path}`, { headers: accept === undefined ? {} : { accept } })).text();
 
 test("the hostile profile's HTML escapes every tag and link the business wrote", async () => {
   const html = await text("/businesses/hostile-listing");
