@@ -5,6 +5,7 @@ import { SNAPSHOT_FILES, SNAPSHOT_FORMAT_VERSION, pageFile, type Manifest } from
 import type { Model } from "./derive.ts";
 import { openapiDocument } from "./openapi.ts";
 import { pages } from "./pages.ts";
+import { siteInfo } from "../src/pages/site.ts";
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 
@@ -23,6 +24,7 @@ export function snapshotFiles(model: Model, builtAt: Date): Map<string, string> 
   return new Map([
     ...[...documents].map(([urlPath, content]): [string, string] => [pageFile(urlPath), content]),
     [SNAPSHOT_FILES.manifest, json(manifest)],
+    [SNAPSHOT_FILES.site, json(siteInfo(model.baseUrl, model.site))],
     [SNAPSHOT_FILES.offerings, json(model.offerings)],
     [SNAPSHOT_FILES.offeringsIndex, JSON.stringify(model.offeringsIndex)],
     [SNAPSHOT_FILES.businesses, json(model.businesses)],

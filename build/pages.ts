@@ -11,14 +11,13 @@ import {
   LLMS_PATH,
   ROBOTS_PATH,
   SITEMAP_PATH,
-  SITE_DATA_PATH,
   STYLESHEET_PATH,
   businessPagePath,
   htmlPath,
   markdownPath,
   offeringPagePath,
 } from "../src/pages/paths.ts";
-import { siteData, siteInfo } from "../src/pages/site.ts";
+import { siteInfo } from "../src/pages/site.ts";
 import { STYLESHEET } from "../src/pages/style.ts";
 import type { Model } from "./derive.ts";
 import { apiDocsHtml, apiDocsMarkdown } from "./pages/api-docs.ts";
@@ -72,6 +71,5 @@ export function pages(model: Model): Map<string, string> {
   out.set(SITEMAP_PATH, sitemapXml(model.baseUrl, htmlPages));
   out.set(ROBOTS_PATH, robotsTxt(model.baseUrl));
   out.set(STYLESHEET_PATH, STYLESHEET);
-  out.set(SITE_DATA_PATH, siteData(site));
   return out;
 }

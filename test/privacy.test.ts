@@ -81,10 +81,7 @@ for (const [label, contentDir] of [
 
     test("no private value and no non-approved listing appears in any API response or page", async () => {
       // Pages written as `…/index.html` for static hosts are served at their directory URL.
-      // Files under /data/ are snapshot data, not URLs; the dist/ scan above covers them.
-      const pages = [...server.service.current().pages.keys()]
-        .filter((page) => !page.startsWith("/data/"))
-        .map((page) => page.replace(/\/index\.html$/, "") || "/");
+      const pages = [...server.service.current().pages.keys()].map((page) => page.replace(/\/index\.html$/, "") || "/");
       const urls = ["/api/offerings", "/openapi.json", ...pages];
       for (let offset: number | null = 0; offset !== null; ) {
         const response = await fetch(`${server.url}/api/directory?limit=25&offset=${offset}`);

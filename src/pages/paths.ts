@@ -15,8 +15,6 @@ export const ROBOTS_PATH = "/robots.txt";
 export const STYLESHEET_PATH = "/assets/site.css";
 export const OPENAPI_PATH = "/openapi.json";
 export const MCP_PATH = "/mcp";
-/** Site facts the runtime pages need (name, contact); public, as the contact page shows them. */
-export const SITE_DATA_PATH = "/data/site.json";
 
 export function offeringPagePath(slug: string): string {
   return `/offerings/${slug}`;

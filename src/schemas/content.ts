@@ -65,6 +65,18 @@ export const SiteFrontMatterSchema = {
   },
 } as const;
 
+/** The site facts every page shows, as the snapshot publishes them: the front matter of site.md and the base URL. */
+export const SiteInfoSchema = {
+  type: "object",
+  additionalProperties: false,
+  required: ["baseUrl", ...SiteFrontMatterSchema.required],
+  properties: {
+    baseUrl: { type: "string", format: "uri" },
+    ...SiteFrontMatterSchema.properties,
+  },
+} as const;
+
 export type BusinessFrontMatter = FromSchema<typeof BusinessFrontMatterSchema>;
 export type OfferingFrontMatter = FromSchema<typeof OfferingFrontMatterSchema>;
 export type SiteFrontMatter = FromSchema<typeof SiteFrontMatterSchema>;
+export type SiteInfo = FromSchema<typeof SiteInfoSchema>;

@@ -7,6 +7,7 @@ export const SNAPSHOT_FILES = {
   offeringsIndex: "data/offerings-index.json",
   businesses: "data/businesses.json",
   businessesIndex: "data/businesses-index.json",
+  site: "data/site.json",
   openapi: "openapi.json",
 } as const;
 

@@ -11,6 +11,7 @@ import {
 } from "../core/search-options.ts";
 import { createAjv } from "../schemas/ajv.ts";
 import { PublicBusinessSchema, type PublicBusiness } from "../schemas/business.ts";
+import { SiteInfoSchema, type SiteInfo } from "../schemas/content.ts";
 import { MAX_OFFERINGS, OfferingSchema, type Offering } from "../schemas/offering.ts";
 import { SNAPSHOT_FORMAT_VERSION, pageFile, snapshotPath, type Manifest, type SnapshotFile } from "./files.ts";
 import type { Catalog, Directory, Snapshot } from "./types.ts";
@@ -26,6 +27,7 @@ export class SnapshotError extends Error {
 const ajv = createAjv();
 const validateOfferings = ajv.compile({ type: "array", maxItems: MAX_OFFERINGS, items: OfferingSchema });
 const validateBusinesses = ajv.compile({ type: "array", items: PublicBusinessSchema });
+const validateSite = ajv.compile<SiteInfo>(SiteInfoSchema);
 
 async function readJson(distDir: string, file: SnapshotFile): Promise<unknown> {
   const path = snapshotPath(distDir, file);
@@ -103,6 +105,8 @@ async function loadDirectory(distDir: string): Promise<Directory> {
  */
 export async function loadSnapshot(distDir: string): Promise<Snapshot> {
   const manifest = checkManifest(await readJson(distDir, "manifest"));
+  const site = await readJson(distDir, "site");
+  if (!validateSite(site)) throw new SnapshotError(`site.json does not match the site schema (${ajv.errorsText(validateSite.errors)}).`);
   const catalog = await loadCatalog(distDir);
   let openapi: string;
   try {
@@ -125,5 +129,5 @@ export async function loadSnapshot(distDir: string): Promise<Snapshot> {
   } catch (error) {
     directoryProblem = error instanceof Error ? error.message : String(error);
   }
-  return { manifest, catalog, directory, directoryProblem, openapi, pages };
+  return { manifest, site, catalog, directory, directoryProblem, openapi, pages };
 }

@@ -1,6 +1,7 @@
 import type MiniSearch from "minisearch";
 import type { BusinessIndexDocument, OfferingIndexDocument } from "../core/search-options.ts";
 import type { PublicBusiness } from "../schemas/business.ts";
+import type { SiteInfo } from "../schemas/content.ts";
 import type { Offering } from "../schemas/offering.ts";
 import type { Manifest } from "./files.ts";
 
@@ -23,6 +24,8 @@ export interface Directory {
 /** Everything the server answers from, loaded once per snapshot and never changed. */
 export interface Snapshot {
   readonly manifest: Manifest;
+  /** The site's name, summary, operator, contact details and base URL. */
+  readonly site: SiteInfo;
   readonly catalog: Catalog;
   /** Null when the directory data is missing or invalid: its endpoints answer 503. */
   readonly directory: Directory | null;

@@ -97,6 +97,7 @@ describe("npm run build", () => {
       "data/manifest.json",
       "data/offerings-index.json",
       "data/offerings.json",
+      "data/site.json",
       "openapi.json",
       ...manifest.pages.map((page) => page.slice(1)),
     ];

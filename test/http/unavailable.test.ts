@@ -75,6 +75,7 @@ describe("a snapshot the server cannot serve at all", () => {
   for (const [label, file] of [
     ["offerings.json", SNAPSHOT_FILES.offerings],
     ["the manifest", SNAPSHOT_FILES.manifest],
+    ["site.json", SNAPSHOT_FILES.site],
     ["openapi.json", SNAPSHOT_FILES.openapi],
   ] as const) {
     test(`is refused with a clear message when ${label} is missing`, async () => {

@@ -22,7 +22,6 @@ import {
   markdownPath,
   offeringPagePath,
 } from "../../pages/paths.ts";
-import { siteOf } from "../../pages/site.ts";
 import { setNotFoundPage } from "../errors.ts";
 import { readOnlyRoute } from "../read-only.ts";
 
@@ -57,7 +56,7 @@ export function pageRoutes(app: FastifyInstance, service: CatalogService, _confi
   /** A 404 page, Markdown when asked for (or when the URL itself was a Markdown URL), HTML otherwise. */
   function sendNotFound(request: FastifyRequest, reply: FastifyReply, markdown = prefersMarkdown(request.headers.accept)): FastifyReply {
     const snapshot = service.current();
-    const site = siteOf(snapshot);
+    const site = snapshot.site;
     reply.code(404).header("vary", "Accept").header("link", linkHeaders(null));
     return markdown
       ? reply.type(MARKDOWN).send(notFoundMarkdown(site, snapshot.catalog.offerings))
@@ -67,7 +66,7 @@ export function pageRoutes(app: FastifyInstance, service: CatalogService, _confi
 
   /** The directory's pages when the directory data is unavailable: 503, never an empty result. */
   function sendUnavailable(reply: FastifyReply, markdown: boolean, error: ApiError): FastifyReply {
-    const site = siteOf(service.current());
+    const site = service.current().site;
     const view = { kind: "unavailable", form: {} } as const;
     reply.code(503).headers(error.headers).header("vary", "Accept").header("link", linkHeaders(markdownPath(DIRECTORY_PATH)));
     return markdown ? reply.type(MARKDOWN).send(directoryProblemMarkdown(site, view)) : reply.type(HTML).send(directoryHtml(site, view));
@@ -159,7 +158,7 @@ export function pageRoutes(app: FastifyInstance, service: CatalogService, _confi
     config: cacheable,
     handler: async (request, reply) => {
       const markdown = prefersMarkdown(request.headers.accept);
-      const site = siteOf(service.current());
+      const site = service.current().site;
       reply.header("vary", "Accept").header("link", linkHeaders(markdownPath(DIRECTORY_PATH)));
       const parsed = parseDirectoryQuery(request.query as Record<string, unknown>);
       if (!parsed.ok) {
