@@ -10,6 +10,7 @@ import { compareByNameThenSlug } from "../src/core/text.ts";
 import type { PublicBusiness } from "../src/schemas/business.ts";
 import { LISTING_STATUSES, type BusinessFrontMatter, type OfferingFrontMatter, type SiteFrontMatter } from "../src/schemas/content.ts";
 import type { Offering } from "../src/schemas/offering.ts";
+import { businessPagePath, markdownPath, offeringPagePath } from "../src/pages/paths.ts";
 import type { Entry, ValidContent } from "./validate.ts";
 
 /** Everything the emitters write, derived from valid content. */
@@ -30,16 +31,8 @@ export interface Model {
   readonly version: string;
 }
 
-export function offeringPath(slug: string): string {
-  return `/offerings/${slug}`;
-}
-
-export function businessPath(slug: string): string {
-  return `/businesses/${slug}`;
-}
-
 function toOffering(baseUrl: string, { slug, data }: Entry<OfferingFrontMatter>): Offering {
-  const href = offeringPath(slug);
+  const href = offeringPagePath(slug);
   return {
     slug,
     name: data.name,
@@ -50,7 +43,7 @@ function toOffering(baseUrl: string, { slug, data }: Entry<OfferingFrontMatter>)
     access: data.access,
     url: data.url ?? `${baseUrl}${href}`,
     guideUrl: `${baseUrl}${href}`,
-    markdownUrl: `${baseUrl}${href}/index.md`,
+    markdownUrl: `${baseUrl}${markdownPath(href)}`,
     features: data.features.map(({ title, text, link }) => (link === undefined ? { title, text } : { title, text, link: { href: link.href, label: link.label } })),
     steps: [...data.steps],
     questions: data.questions.map(({ question, answer }) => ({ question, answer })),
@@ -59,7 +52,7 @@ function toOffering(baseUrl: string, { slug, data }: Entry<OfferingFrontMatter>)
 
 /** Only the approved public fields: `status` and `private` never leave the build. */
 function toPublicBusiness(baseUrl: string, { slug, data, body }: Entry<BusinessFrontMatter>): PublicBusiness {
-  const profileUrl = `${baseUrl}${businessPath(slug)}`;
+  const profileUrl = `${baseUrl}${businessPagePath(slug)}`;
   const { city, region, postalCode, country } = data.location;
   return {
     id: data.id.toLowerCase(),
@@ -70,7 +63,7 @@ function toPublicBusiness(baseUrl: string, { slug, data, body }: Entry<BusinessF
     description: body,
     location: { city, region, postalCode, country },
     profileUrl,
-    markdownUrl: `${profileUrl}/index.md`,
+    markdownUrl: `${baseUrl}${markdownPath(businessPagePath(slug))}`,
     quoteUrl: data.quoteUrl,
   };
 }

@@ -22,21 +22,17 @@ type Json = Record<string, unknown>;
 /** A schema as OpenAPI shows it: our constants already use only keywords 3.1 shares with draft-07. */
 const schemaRef = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
-function queryParameter(name: string, schema: Json & { description?: string }): Json {
+/** An OpenAPI parameter from a property schema: its description and first example move up to the parameter. */
+function parameter(where: "query" | "path", name: string, schema: Json): Json {
   const { description, examples, ...rest } = schema as Json & { description?: string; examples?: unknown[] };
   return {
     name,
-    in: "query",
-    required: false,
+    in: where,
+    required: where === "path",
     description,
     schema: rest,
     ...(examples?.[0] !== undefined ? { example: examples[0] } : {}),
   };
-}
-
-function pathParameter(name: string, schema: Json & { description?: string }): Json {
-  const { description, examples, ...rest } = schema as Json & { description?: string; examples?: unknown[] };
-  return { name, in: "path", required: true, description, schema: rest, ...(examples?.[0] !== undefined ? { example: examples[0] } : {}) };
 }
 
 function errorResponse(description: string, examples: ApiError[], headers: Json = {}): Json {
@@ -115,7 +111,7 @@ export interface OpenApiInput {
 
 /** The OpenAPI 3.1 description of the REST interface, built from the schemas the server validates with. */
 export function openapiDocument({ baseUrl, title, summary }: OpenApiInput): Json {
-  const directoryParameters = DIRECTORY_PARAMETER_NAMES.map((name) => queryParameter(name, directorySearchProperties[name]));
+  const directoryParameters = DIRECTORY_PARAMETER_NAMES.map((name) => parameter("query", name, directorySearchProperties[name]));
   return {
     openapi: "3.1.0",
     info: {
@@ -160,7 +156,7 @@ export function openapiDocument({ baseUrl, title, summary }: OpenApiInput): Json
           operationId: "getServiceBusiness",
           tags: ["Directory"],
           summary: "Read a business",
-          parameters: [pathParameter("identifier", directoryIdentifierProperty)],
+          parameters: [parameter("path", "identifier", directoryIdentifierProperty)],
           responses: {
             "200": success("One approved public listing.", "PublicBusiness", exampleBusiness),
             "304": notModified,
@@ -180,7 +176,7 @@ export function openapiDocument({ baseUrl, title, summary }: OpenApiInput): Json
           tags: ["Offerings"],
           summary: "List or search offerings",
           description: "Without q, every curated offering in catalog order. With q, every term must match the start of a word in the name, description, audience or features. No pagination.",
-          parameters: [queryParameter("q", offeringsSearchProperties.q)],
+          parameters: [parameter("query", "q", offeringsSearchProperties.q)],
           responses: {
             "200": success("The matching offerings.", "OfferingList", { items: [exampleOffering], total: 1 }),
             "304": notModified,
@@ -197,7 +193,7 @@ export function openapiDocument({ baseUrl, title, summary }: OpenApiInput): Json
           operationId: "getServiceOffering",
           tags: ["Offerings"],
           summary: "Read one offering",
-          parameters: [pathParameter("slug", offeringSlugProperty)],
+          parameters: [parameter("path", "slug", offeringSlugProperty)],
           responses: {
             "200": success("One offering with its access conditions, features, steps, FAQ and guide links.", "Offering", exampleOffering),
             "304": notModified,

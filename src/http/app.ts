@@ -2,10 +2,11 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastif
 import type { Config } from "../config.ts";
 import type { CatalogService } from "../core/service.ts";
 import { registerMcp } from "../mcp/plugin.ts";
+import { MAX_MESSAGE_BYTES } from "../mcp/transport.ts";
 import { registerCaching } from "./caching.ts";
 import { invalidParameter, malformedRequest, offeringNotFound } from "../core/errors.ts";
 import { DIRECTORY_RULES } from "../schemas/parameters.ts";
-import { clientErrorHandler, registerErrorHandling, sendError } from "./errors.ts";
+import { clientErrorHandler, registerErrorHandling, registerNotFound, sendError } from "./errors.ts";
 import { directoryRoutes } from "./routes/directory.ts";
 import { offeringRoutes } from "./routes/offerings.ts";
 import { openapiRoute } from "./routes/openapi.ts";
@@ -17,8 +18,6 @@ export interface AppOptions {
   logger?: FastifyServerOptions["logger"];
 }
 
-/** The largest request body any route accepts (the MCP message limit). */
-export const BODY_LIMIT = 32 * 1024;
 
 /** Longer path parameters are refused by the router before any route sees them. */
 const MAX_PARAM_LENGTH = 1000;
@@ -27,7 +26,8 @@ const MAX_PARAM_LENGTH = 1000;
 export async function buildApp({ service, config, logger = false }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger,
-    bodyLimit: BODY_LIMIT,
+    // No route reads a body larger than an MCP message.
+    bodyLimit: MAX_MESSAGE_BYTES,
     // Slow or stalled clients must not hold sockets forever.
     requestTimeout: 10_000,
     connectionTimeout: 10_000,
@@ -60,7 +60,7 @@ export async function buildApp({ service, config, logger = false }: AppOptions):
   directoryRoutes(app, service);
   offeringRoutes(app, service);
   openapiRoute(app, service);
-  pageRoutes(app, service, config);
+  registerNotFound(app, pageRoutes(app, service));
   await registerMcp(app, { service, config });
   return app;
 }

@@ -61,21 +61,17 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (apiError.status >= 500) request.log.error({ err: error }, "request failed");
     return sendError(reply, apiError);
   });
-  // Unknown API paths answer JSON; every other unknown path gets the page routes' 404 page
-  // (HTML, or the Markdown recovery page when Markdown is preferred).
-  app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split("?", 1)[0] ?? "";
-    const page = notFoundPages.get(app);
-    if (page === undefined || path === "/api" || path.startsWith("/api/")) return sendError(reply, notFound());
-    return page(request, reply);
-  });
 }
 
 export type NotFoundPage = (request: FastifyRequest, reply: FastifyReply) => FastifyReply;
 
-const notFoundPages = new WeakMap<FastifyInstance, NotFoundPage>();
-
-/** Sets the 404 page that unknown paths outside /api/ get (see src/http/routes/pages.ts). */
-export function setNotFoundPage(app: FastifyInstance, page: NotFoundPage): void {
-  notFoundPages.set(app, page);
+/**
+ * Unknown API paths answer a JSON Error; every other unknown path gets `page` (the pages' 404:
+ * HTML, or the Markdown recovery page when Markdown is preferred).
+ */
+export function registerNotFound(app: FastifyInstance, page: NotFoundPage): void {
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split("?", 1)[0] ?? "";
+    return path === "/api" || path.startsWith("/api/") ? sendError(reply, notFound()) : page(request, reply);
+  });
 }

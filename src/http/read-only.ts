@@ -10,13 +10,13 @@ const ALLOW_HEADER = ALLOWED.join(", ");
  * The 405 is decided in onRequest, before any body is read or parsed.
  */
 export function readOnlyRoute(app: FastifyInstance, route: Omit<RouteOptions, "method">): void {
+  const known = (route.schema?.querystring as { properties?: Record<string, unknown> } | undefined)?.properties ?? {};
   app.route({
     ...route,
     method: "GET",
     // Fastify turns a repeated parameter into an array; the contract answers it with its own code.
     preValidation: async (request) => {
       const query = request.query as Record<string, unknown>;
-      const known = (route.schema?.querystring as { properties?: Record<string, unknown> } | undefined)?.properties ?? {};
       for (const [name, value] of Object.entries(query)) {
         if (Array.isArray(value) && Object.hasOwn(known, name)) throw repeatedParameter(name);
       }

@@ -1,6 +1,7 @@
 import type { ListResourcesResult, ReadResourceResult, Resource } from "@modelcontextprotocol/sdk/types.js";
 import type { OfferingList } from "../schemas/responses.ts";
 import type { Snapshot } from "../snapshot/types.ts";
+import { API_DOCS_PATH, LLMS_FULL_PATH, LLMS_PATH, markdownPath, offeringPagePath } from "../pages/paths.ts";
 
 /** One readable document: its resources/list entry and its resources/read answer. */
 interface CatalogResource {
@@ -17,12 +18,12 @@ export interface ResourceIndex {
 const MARKDOWN = "text/markdown";
 const JSON_TYPE = "application/json";
 
-/** Where the build writes each document (snapshot.pages keys). */
-export const PAGE_PATHS = {
-  llms: "/llms.txt",
-  llmsFull: "/llms-full.txt",
-  apiDocs: "/docs/api/index.md",
-  guide: (slug: string) => `/offerings/${slug}/index.md`,
+/** Where the build writes each document (snapshot.pages keys), from the one URL layout. */
+const PAGE_PATHS = {
+  llms: LLMS_PATH,
+  llmsFull: LLMS_FULL_PATH,
+  apiDocs: markdownPath(API_DOCS_PATH),
+  guide: (slug: string) => markdownPath(offeringPagePath(slug)),
 } as const;
 
 interface Entry {

@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import type { Config } from "../../config.ts";
 import { ApiError, directoryUnavailable } from "../../core/errors.ts";
 import type { CatalogService } from "../../core/service.ts";
 import { directoryIdentifierProperty } from "../../schemas/parameters.ts";
@@ -22,7 +21,7 @@ import {
   markdownPath,
   offeringPagePath,
 } from "../../pages/paths.ts";
-import { setNotFoundPage } from "../errors.ts";
+import type { NotFoundPage } from "../errors.ts";
 import { readOnlyRoute } from "../read-only.ts";
 
 const HTML = "text/html; charset=utf-8";
@@ -44,8 +43,11 @@ function linkHeaders(markdownUrl: string | null): string[] {
   return markdownUrl === null ? [describedBy] : [`<${markdownUrl}>; rel="alternate"; type="text/markdown"`, describedBy];
 }
 
-/** Pages for people (HTML) and agents (Markdown): the homepage, guides, directory, profiles. */
-export function pageRoutes(app: FastifyInstance, service: CatalogService, _config: Config): void {
+/**
+ * Pages for people (HTML) and agents (Markdown): the homepage, guides, directory, profiles.
+ * Returns the 404 page that unknown paths outside /api/ get.
+ */
+export function pageRoutes(app: FastifyInstance, service: CatalogService): NotFoundPage {
   app.addHook("onSend", async (_request, reply, payload) => {
     const type = String(reply.getHeader("content-type") ?? "");
     if (type.startsWith("text/html")) reply.headers(HTML_SECURITY_HEADERS);
@@ -62,7 +64,6 @@ export function pageRoutes(app: FastifyInstance, service: CatalogService, _confi
       ? reply.type(MARKDOWN).send(notFoundMarkdown(site, snapshot.catalog.offerings))
       : reply.type(HTML).send(notFoundHtml(site, snapshot.catalog.offerings));
   }
-  setNotFoundPage(app, (request, reply) => sendNotFound(request, reply));
 
   /** The directory's pages when the directory data is unavailable: 503, never an empty result. */
   function sendUnavailable(reply: FastifyReply, markdown: boolean, error: ApiError): FastifyReply {
@@ -202,4 +203,6 @@ export function pageRoutes(app: FastifyInstance, service: CatalogService, _confi
   file(SITEMAP_PATH, "application/xml; charset=utf-8");
   file(ROBOTS_PATH, "text/plain; charset=utf-8");
   file(STYLESHEET_PATH, "text/css; charset=utf-8");
+
+  return (request, reply) => sendNotFound(request, reply);
 }
