@@ -6,6 +6,26 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 export const CACHE_CONTROL_SUCCESS = "public, max-age=60";
 export const CACHE_CONTROL_ERROR = "no-store";
 
+const tagsBySnapshot = new WeakMap<object, Map<string, string>>();
+
+/**
+ * The ETag of a document that cannot change within a snapshot (a page, openapi.json): hashed
+ * on first use and kept for the snapshot's life, instead of on every response.
+ */
+export function documentTag(snapshot: object, key: string, body: string): string {
+  let tags = tagsBySnapshot.get(snapshot);
+  if (tags === undefined) {
+    tags = new Map();
+    tagsBySnapshot.set(snapshot, tags);
+  }
+  let tag = tags.get(key);
+  if (tag === undefined) {
+    tag = etag(body);
+    tags.set(key, tag);
+  }
+  return tag;
+}
+
 declare module "fastify" {
   interface FastifyContextConfig {
     /** A successful answer gets Cache-Control, an ETag and conditional 304s. */
@@ -27,7 +47,9 @@ export function registerCaching(app: FastifyInstance): void {
     if (reply.statusCode !== 200 || request.routeOptions.config.cacheable !== true) return payload;
     if (typeof payload !== "string" && !Buffer.isBuffer(payload)) return payload;
 
-    const tag = etag(payload);
+    // A route that answers a fixed document has set its tag already (documentTag).
+    const preset = reply.getHeader("etag");
+    const tag = typeof preset === "string" ? preset : etag(payload);
     reply.header("cache-control", CACHE_CONTROL_SUCCESS);
     reply.header("etag", tag);
     // Only If-None-Match decides: a request's own Cache-Control speaks to caches, not to us.

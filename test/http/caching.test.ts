@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import etag from "etag";
 import { describe, test } from "node:test";
 import { serveContent } from "../helpers/server.ts";
 import { FIXTURES } from "../helpers/snapshot.ts";
@@ -29,6 +30,17 @@ describe("successful responses", () => {
     assert.equal(again, first);
     assert.notEqual(other, first);
   });
+});
+
+describe("documents fixed for a snapshot's life", () => {
+  for (const path of ["/openapi.json", "/llms.txt"]) {
+    test(`GET ${path} sends the ETag of the very body it sends, the same each time`, async () => {
+      const first = await get(path);
+      const body = await first.text();
+      assert.equal(first.headers.get("etag"), etag(body));
+      assert.equal((await get(path)).headers.get("etag"), etag(body));
+    });
+  }
 });
 
 describe("If-None-Match (RFC 9110 weak comparison)", () => {

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import type { CatalogService } from "../../core/service.ts";
+import { documentTag } from "../caching.ts";
 import { readOnlyRoute } from "../read-only.ts";
 
 /** GET /openapi.json: the document the build wrote, as it is. */
@@ -7,6 +8,9 @@ export function openapiRoute(app: FastifyInstance, service: CatalogService): voi
   readOnlyRoute(app, {
     url: "/openapi.json",
     config: { cacheable: true },
-    handler: async (_request, reply) => reply.type("application/json; charset=utf-8").send(service.current().openapi),
+    handler: async (_request, reply) => {
+      const snapshot = service.current();
+      return reply.type("application/json; charset=utf-8").header("etag", documentTag(snapshot, "/openapi.json", snapshot.openapi)).send(snapshot.openapi);
+    },
   });
 }

@@ -22,6 +22,7 @@ import {
   offeringPagePath,
 } from "../../pages/paths.ts";
 import type { NotFoundPage } from "../errors.ts";
+import { documentTag } from "../caching.ts";
 import { readOnlyRoute } from "../read-only.ts";
 
 const HTML = "text/html; charset=utf-8";
@@ -85,11 +86,18 @@ export function pageRoutes(app: FastifyInstance, service: CatalogService): NotFo
     }
   }
 
+  /** A document of the snapshot, with its ETag set once per snapshot; undefined when there is none. */
+  function pageBody(reply: FastifyReply, path: string): string | undefined {
+    const snapshot = service.current();
+    const body = snapshot.pages.get(path);
+    if (body !== undefined) reply.header("etag", documentTag(snapshot, path, body));
+    return body;
+  }
+
   /** A pre-rendered page: Markdown or HTML by the Accept header, `Vary: Accept` either way. */
   function sendPage(request: FastifyRequest, reply: FastifyReply, pagePath: string): FastifyReply {
-    const pages = service.current().pages;
     const markdown = prefersMarkdown(request.headers.accept);
-    const body = pages.get(markdown ? markdownPath(pagePath) : htmlPath(pagePath));
+    const body = pageBody(reply, markdown ? markdownPath(pagePath) : htmlPath(pagePath));
     if (body === undefined) return sendNotFound(request, reply, markdown);
     reply.header("vary", "Accept").header("link", linkHeaders(markdownPath(pagePath)));
     return reply.type(markdown ? MARKDOWN : HTML).send(body);
@@ -97,7 +105,7 @@ export function pageRoutes(app: FastifyInstance, service: CatalogService): NotFo
 
   /** A Markdown URL (`.../index.md`): always Markdown, as a static host would serve it. */
   function sendMarkdown(request: FastifyRequest, reply: FastifyReply, pagePath: string): FastifyReply {
-    const body = service.current().pages.get(markdownPath(pagePath));
+    const body = pageBody(reply, markdownPath(pagePath));
     if (body === undefined) return sendNotFound(request, reply, true);
     reply.header("link", linkHeaders(markdownPath(pagePath)));
     return reply.type(MARKDOWN).send(body);
@@ -194,7 +202,7 @@ export function pageRoutes(app: FastifyInstance, service: CatalogService): NotFo
       url: path,
       config: cacheable,
       handler: async (request, reply) => {
-        const body = service.current().pages.get(path);
+        const body = pageBody(reply, path);
         return body === undefined ? sendNotFound(request, reply) : reply.type(type).send(body);
       },
     });
