@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { Agent, request } from "undici";
 import { startServer } from "../test/helpers/server.ts";
-import { SAMPLE_CONTENT, buildSnapshot, tempDir } from "../test/helpers/snapshot.ts";
+import { buildSnapshot, SAMPLE_CONTENT, tempDir } from "../test/helpers/snapshot.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
@@ -45,7 +45,9 @@ const dispatcher = new Agent({ connections: CONNECTIONS, pipelining: 1 });
 const host = "localhost:3000";
 
 console.log(`Node ${process.version}, ${CONNECTIONS} connections, ${SECONDS} s per scenario, sample content`);
-console.log(`build ${buildMs.toFixed(0)} ms; snapshot load + app start ${loadMs.toFixed(0)} ms; RSS after start ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB\n`);
+console.log(
+  `build ${buildMs.toFixed(0)} ms; snapshot load + app start ${loadMs.toFixed(0)} ms; RSS after start ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB\n`,
+);
 console.log("scenario".padEnd(36), "req/s".padStart(8), "p50 ms".padStart(8), "p99 ms".padStart(8), "errors".padStart(7));
 
 for (const scenario of scenarios) {

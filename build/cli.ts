@@ -24,7 +24,10 @@ async function main(): Promise<number> {
   }
 
   const model = deriveModel(validation.content, config.baseUrl);
-  const skipped = Object.entries(model.skipped).map(([status, count]) => `${count} ${status}`).join(", ") || "none";
+  const skipped =
+    Object.entries(model.skipped)
+      .map(([status, count]) => `${count} ${status}`)
+      .join(", ") || "none";
   const counts = `${model.offerings.length} offerings, ${model.businesses.length} approved listings (left out: ${skipped})`;
   if (checkOnly) {
     console.log(`${config.contentDir}: valid: ${counts}.`);

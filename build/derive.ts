@@ -2,15 +2,15 @@ import { createHash } from "node:crypto";
 import MiniSearch from "minisearch";
 import {
   BUSINESS_INDEX_OPTIONS,
-  OFFERING_INDEX_OPTIONS,
   type BusinessIndexDocument,
+  OFFERING_INDEX_OPTIONS,
   type OfferingIndexDocument,
 } from "../src/core/search-options.ts";
 import { compareByNameThenSlug } from "../src/core/text.ts";
-import type { PublicBusiness } from "../src/schemas/business.ts";
-import { LISTING_STATUSES, type BusinessFrontMatter, type OfferingFrontMatter, type SiteFrontMatter } from "../src/schemas/content.ts";
-import type { Offering } from "../src/schemas/offering.ts";
 import { businessPagePath, markdownPath, offeringPagePath } from "../src/pages/paths.ts";
+import type { PublicBusiness } from "../src/schemas/business.ts";
+import { type BusinessFrontMatter, LISTING_STATUSES, type OfferingFrontMatter, type SiteFrontMatter } from "../src/schemas/content.ts";
+import type { Offering } from "../src/schemas/offering.ts";
 import type { Entry, ValidContent } from "./validate.ts";
 
 /** Everything the emitters write, derived from valid content. */
@@ -44,7 +44,9 @@ function toOffering(baseUrl: string, { slug, data }: Entry<OfferingFrontMatter>)
     url: data.url ?? `${baseUrl}${href}`,
     guideUrl: `${baseUrl}${href}`,
     markdownUrl: `${baseUrl}${markdownPath(href)}`,
-    features: data.features.map(({ title, text, link }) => (link === undefined ? { title, text } : { title, text, link: { href: link.href, label: link.label } })),
+    features: data.features.map(({ title, text, link }) =>
+      link === undefined ? { title, text } : { title, text, link: { href: link.href, label: link.label } },
+    ),
     steps: [...data.steps],
     questions: data.questions.map(({ question, answer }) => ({ question, answer })),
   };
@@ -71,7 +73,9 @@ function toPublicBusiness(baseUrl: string, { slug, data, body }: Entry<BusinessF
 export function deriveModel(content: ValidContent, baseUrl: string): Model {
   const base = baseUrl.replace(/\/+$/, "");
   const offeringEntries = [...content.offerings].sort(
-    (a, b) => (a.data.order ?? Number.MAX_SAFE_INTEGER) - (b.data.order ?? Number.MAX_SAFE_INTEGER) || compareByNameThenSlug({ name: a.data.name, slug: a.slug }, { name: b.data.name, slug: b.slug }),
+    (a, b) =>
+      (a.data.order ?? Number.MAX_SAFE_INTEGER) - (b.data.order ?? Number.MAX_SAFE_INTEGER) ||
+      compareByNameThenSlug({ name: a.data.name, slug: a.slug }, { name: b.data.name, slug: b.slug }),
   );
   const offerings = offeringEntries.map((entry) => toOffering(base, entry));
   const guides = new Map(offeringEntries.map((entry) => [entry.slug, entry.body]));

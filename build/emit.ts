@@ -1,11 +1,11 @@
 import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { INDEX_FORMAT_VERSION } from "../src/core/search-options.ts";
-import { SNAPSHOT_FILES, SNAPSHOT_FORMAT_VERSION, pageFile, type Manifest } from "../src/snapshot/files.ts";
+import { siteInfo } from "../src/pages/site.ts";
+import { type Manifest, pageFile, SNAPSHOT_FILES, SNAPSHOT_FORMAT_VERSION } from "../src/snapshot/files.ts";
 import type { Model } from "./derive.ts";
 import { openapiDocument } from "./openapi.ts";
 import { pages } from "./pages.ts";
-import { siteInfo } from "../src/pages/site.ts";
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 

@@ -1,18 +1,28 @@
+import {
+  ApiError,
+  businessNotFound,
+  directoryUnavailable,
+  invalidParameter,
+  methodNotAllowed,
+  offeringNotFound,
+  repeatedParameter,
+  requestTooLarge,
+  unknownParameter,
+} from "../src/core/errors.ts";
+import { CACHE_CONTROL_SUCCESS } from "../src/http/caching.ts";
 import { LocationSchema, PublicBusinessSchema } from "../src/schemas/business.ts";
 import { ERROR_CODES, ErrorBodySchema } from "../src/schemas/error.ts";
 import { FeatureSchema, OfferingSchema, QuestionSchema } from "../src/schemas/offering.ts";
 import {
   DIRECTORY_PARAMETER_NAMES,
   DIRECTORY_RULES,
-  OFFERINGS_RULES,
   directoryIdentifierProperty,
   directorySearchProperties,
+  OFFERINGS_RULES,
   offeringSlugProperty,
   offeringsSearchProperties,
 } from "../src/schemas/parameters.ts";
 import { DirectoryPageSchema, OfferingListSchema } from "../src/schemas/responses.ts";
-import { CACHE_CONTROL_SUCCESS } from "../src/http/caching.ts";
-import { ApiError, businessNotFound, directoryUnavailable, invalidParameter, methodNotAllowed, offeringNotFound, repeatedParameter, requestTooLarge, unknownParameter } from "../src/core/errors.ts";
 
 /** The version of this description (not of the OpenAPI format). */
 export const API_VERSION = "1.1.0";
@@ -68,7 +78,14 @@ const tooManyRequests = errorResponse(
   retryAfter,
 );
 const headersTooLarge = errorResponse("The URL or headers are too large to read.", [requestTooLarge()]);
-const internal = errorResponse("Unexpected failure; the message never carries details.", [new ApiError(500, "internal_error", "The service failed unexpectedly while answering this request.", "Retry later; if it keeps failing, tell the operators via the contact page.")]);
+const internal = errorResponse("Unexpected failure; the message never carries details.", [
+  new ApiError(
+    500,
+    "internal_error",
+    "The service failed unexpectedly while answering this request.",
+    "Retry later; if it keeps failing, tell the operators via the contact page.",
+  ),
+]);
 
 function success(description: string, schemaName: string, example: unknown): Json {
   return { description, headers: successHeaders, content: { "application/json": { schema: schemaRef(schemaName), example } } };
@@ -98,7 +115,9 @@ const exampleOffering = {
   url: "https://directory.example/offerings/request-quotes",
   guideUrl: "https://directory.example/offerings/request-quotes",
   markdownUrl: "https://directory.example/offerings/request-quotes/index.md",
-  features: [{ title: "One form", text: "Describe the job once.", link: { href: "https://hearthway.example/quotes/new", label: "Start a request" } }],
+  features: [
+    { title: "One form", text: "Describe the job once.", link: { href: "https://hearthway.example/quotes/new", label: "Start a request" } },
+  ],
   steps: ["Describe the job", "Compare the quotes"],
   questions: [{ question: "Does it cost anything?", answer: "No, requesting quotes is free." }],
 };
@@ -140,9 +159,18 @@ export function openapiDocument({ baseUrl, title, summary }: OpenApiInput): Json
             "Matches every q term against the start of a word of the listing's name or service, location as a substring of city, region or postal code, and country exactly. Stable alphabetical order by name, ties by slug. Follow nextOffset until it is null. No match is a 200 with empty items.",
           parameters: directoryParameters,
           responses: {
-            "200": success("A page of matching listings.", "DirectoryPage", { items: [exampleBusiness], limit: 10, offset: 0, nextOffset: 10 }),
+            "200": success("A page of matching listings.", "DirectoryPage", {
+              items: [exampleBusiness],
+              limit: 10,
+              offset: 0,
+              nextOffset: 10,
+            }),
             "304": notModified,
-            "400": errorResponse("Invalid, unknown or repeated query parameter.", [invalidParameter("limit", DIRECTORY_RULES), unknownParameter("page", DIRECTORY_PARAMETER_NAMES), repeatedParameter("q")]),
+            "400": errorResponse("Invalid, unknown or repeated query parameter.", [
+              invalidParameter("limit", DIRECTORY_RULES),
+              unknownParameter("page", DIRECTORY_PARAMETER_NAMES),
+              repeatedParameter("q"),
+            ]),
             "405": methodNotAllowedResponse("GET, HEAD"),
             "429": tooManyRequests,
             "431": headersTooLarge,
@@ -160,7 +188,10 @@ export function openapiDocument({ baseUrl, title, summary }: OpenApiInput): Json
           responses: {
             "200": success("One approved public listing.", "PublicBusiness", exampleBusiness),
             "304": notModified,
-            "400": errorResponse("Invalid identifier or request.", [invalidParameter("identifier", DIRECTORY_RULES), unknownParameter("q", [])]),
+            "400": errorResponse("Invalid identifier or request.", [
+              invalidParameter("identifier", DIRECTORY_RULES),
+              unknownParameter("q", []),
+            ]),
             "404": errorResponse("No approved listing has this slug or id.", [businessNotFound()]),
             "405": methodNotAllowedResponse("GET, HEAD"),
             "429": tooManyRequests,
@@ -175,12 +206,17 @@ export function openapiDocument({ baseUrl, title, summary }: OpenApiInput): Json
           operationId: "listServiceOfferings",
           tags: ["Offerings"],
           summary: "List or search offerings",
-          description: "Without q, every curated offering in catalog order. With q, every term must match the start of a word in the name, description, audience or features. No pagination.",
+          description:
+            "Without q, every curated offering in catalog order. With q, every term must match the start of a word in the name, description, audience or features. No pagination.",
           parameters: [parameter("query", "q", offeringsSearchProperties.q)],
           responses: {
             "200": success("The matching offerings.", "OfferingList", { items: [exampleOffering], total: 1 }),
             "304": notModified,
-            "400": errorResponse("Invalid query parameters.", [invalidParameter("q", OFFERINGS_RULES), unknownParameter("limit", ["q"]), repeatedParameter("q")]),
+            "400": errorResponse("Invalid query parameters.", [
+              invalidParameter("q", OFFERINGS_RULES),
+              unknownParameter("limit", ["q"]),
+              repeatedParameter("q"),
+            ]),
             "405": methodNotAllowedResponse("GET, HEAD"),
             "429": tooManyRequests,
             "431": headersTooLarge,
@@ -221,4 +257,3 @@ export function openapiDocument({ baseUrl, title, summary }: OpenApiInput): Json
     },
   };
 }
-

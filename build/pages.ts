@@ -1,24 +1,24 @@
 import { page } from "../src/core/paging.ts";
-import { DIRECTORY_DEFAULT_LIMIT } from "../src/schemas/parameters.ts";
 import { profileHtml, profileMarkdown } from "../src/pages/business.ts";
 import { directoryHtml, directoryOverviewMarkdown } from "../src/pages/directory.ts";
 import {
   API_DOCS_PATH,
+  businessPagePath,
   CONTACT_PATH,
   DIRECTORY_PATH,
   HOME_PATH,
+  htmlPath,
   LLMS_FULL_PATH,
   LLMS_PATH,
+  markdownPath,
+  offeringPagePath,
   ROBOTS_PATH,
   SITEMAP_PATH,
   STYLESHEET_PATH,
-  businessPagePath,
-  htmlPath,
-  markdownPath,
-  offeringPagePath,
 } from "../src/pages/paths.ts";
 import { siteInfo } from "../src/pages/site.ts";
 import { STYLESHEET } from "../src/pages/style.ts";
+import { DIRECTORY_DEFAULT_LIMIT } from "../src/schemas/parameters.ts";
 import type { Model } from "./derive.ts";
 import { apiDocsHtml, apiDocsMarkdown } from "./pages/api-docs.ts";
 import { contactHtml, contactMarkdown } from "./pages/contact.ts";
@@ -41,7 +41,8 @@ export function pages(model: Model): Map<string, string> {
 
   out.set(LLMS_PATH, llmsTxt({ site, offerings }));
   out.set(LLMS_FULL_PATH, llmsFullTxt({ site, intro: model.site.intro, offerings, guides, businesses }));
-  for (const offering of offerings) out.set(markdownPath(offeringPagePath(offering.slug)), guideMarkdown(site, offering, guide(offering.slug)));
+  for (const offering of offerings)
+    out.set(markdownPath(offeringPagePath(offering.slug)), guideMarkdown(site, offering, guide(offering.slug)));
   out.set(markdownPath(API_DOCS_PATH), apiDocsMarkdown(site));
   out.set(markdownPath(HOME_PATH), homeMarkdown(home));
   out.set(markdownPath(DIRECTORY_PATH), directoryOverviewMarkdown(site, businesses));

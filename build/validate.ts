@@ -2,12 +2,12 @@ import type { ErrorObject, ValidateFunction } from "ajv";
 import { createAjv } from "../src/schemas/ajv.ts";
 import { DESCRIPTION_MAX_LENGTH } from "../src/schemas/business.ts";
 import {
-  BusinessFrontMatterSchema,
-  OfferingFrontMatterSchema,
-  SiteFrontMatterSchema,
   type BusinessFrontMatter,
+  BusinessFrontMatterSchema,
   type OfferingFrontMatter,
+  OfferingFrontMatterSchema,
   type SiteFrontMatter,
+  SiteFrontMatterSchema,
 } from "../src/schemas/content.ts";
 import { MAX_OFFERINGS } from "../src/schemas/offering.ts";
 import type { ContentProblem, RawContent, SourceFile } from "./content.ts";
@@ -48,7 +48,10 @@ export function isCountryCode(code: string): boolean {
 }
 
 function fieldOf(error: ErrorObject): string {
-  const path = error.instancePath.slice(1).replace(/\//g, ".").replace(/\.(\d+)(?=\.|$)/g, "[$1]");
+  const path = error.instancePath
+    .slice(1)
+    .replace(/\//g, ".")
+    .replace(/\.(\d+)(?=\.|$)/g, "[$1]");
   if (error.keyword === "required") {
     const missing = (error.params as { missingProperty: string }).missingProperty;
     return path === "" ? missing : `${path}.${missing}`;
@@ -110,7 +113,11 @@ function checkSlugs(sources: SourceFile[], problems: ContentProblem[]): void {
   const seen = new Map<string, string>();
   for (const { file, slug } of sources) {
     if (!SLUG_PATTERN.test(slug)) {
-      problems.push({ file, field: "(file name)", message: "must be lower-case letters, digits and hyphens, starting with a letter or digit" });
+      problems.push({
+        file,
+        field: "(file name)",
+        message: "must be lower-case letters, digits and hyphens, starting with a letter or digit",
+      });
     } else if (UUID_LIKE.test(slug)) {
       problems.push({ file, field: "(file name)", message: "must not look like a UUID (ids and slugs share one URL)" });
     }
@@ -128,12 +135,17 @@ export function validateContent(raw: RawContent): Validation {
 
   checkSlugs(raw.offerings, problems);
   if (raw.offerings.length > MAX_OFFERINGS) {
-    problems.push({ file: "offerings/", field: "(folder)", message: `holds ${raw.offerings.length} offerings; at most ${MAX_OFFERINGS} are allowed` });
+    problems.push({
+      file: "offerings/",
+      field: "(folder)",
+      message: `holds ${raw.offerings.length} offerings; at most ${MAX_OFFERINGS} are allowed`,
+    });
   }
   const offerings: Entry<OfferingFrontMatter>[] = [];
   for (const source of raw.offerings) {
     const entry = check(source, validators.offering, problems);
-    if (entry !== null && entry.body === "") problems.push({ file: source.file, field: "(body)", message: "must hold the offering's guide in Markdown" });
+    if (entry !== null && entry.body === "")
+      problems.push({ file: source.file, field: "(body)", message: "must hold the offering's guide in Markdown" });
     if (entry !== null) offerings.push(entry);
   }
 
@@ -149,7 +161,11 @@ export function validateContent(raw: RawContent): Validation {
     }
     if (body === "") problems.push({ file, field: "(body)", message: "must hold the listing's description" });
     if (body.length > DESCRIPTION_MAX_LENGTH) {
-      problems.push({ file, field: "(body)", message: `is ${body.length} characters; the description may have at most ${DESCRIPTION_MAX_LENGTH}` });
+      problems.push({
+        file,
+        field: "(body)",
+        message: `is ${body.length} characters; the description may have at most ${DESCRIPTION_MAX_LENGTH}`,
+      });
     }
     const id = data.id.toLowerCase();
     const other = ids.get(id);

@@ -3,7 +3,7 @@ import closeWithGrace from "close-with-grace";
 import { ConfigError, readConfig } from "./config.ts";
 import { CatalogService } from "./core/service.ts";
 import { buildApp } from "./http/app.ts";
-import { SnapshotError, loadSnapshot } from "./snapshot/load.ts";
+import { loadSnapshot, SnapshotError } from "./snapshot/load.ts";
 
 async function main(): Promise<void> {
   const config = readConfig();
@@ -15,7 +15,9 @@ async function main(): Promise<void> {
     app.log.error(`directory unavailable, its endpoints answer 503: ${snapshot.directoryProblem}`);
   }
   if (snapshot.manifest.baseUrl !== config.baseUrl) {
-    app.log.warn(`the snapshot was built for ${snapshot.manifest.baseUrl}, but BASE_URL is ${config.baseUrl}; rebuild with the same BASE_URL.`);
+    app.log.warn(
+      `the snapshot was built for ${snapshot.manifest.baseUrl}, but BASE_URL is ${config.baseUrl}; rebuild with the same BASE_URL.`,
+    );
   }
 
   closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {

@@ -7,8 +7,8 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsPlugin from "ajv-formats";
 import { API_VERSION, openapiDocument } from "../build/openapi.ts";
 import { ERROR_CODES } from "../src/schemas/error.ts";
-import { startServer, type RunningServer } from "./helpers/server.ts";
-import { FIXTURES, TEST_BASE_URL, buildSnapshot, tempDir } from "./helpers/snapshot.ts";
+import { type RunningServer, startServer } from "./helpers/server.ts";
+import { buildSnapshot, FIXTURES, TEST_BASE_URL, tempDir } from "./helpers/snapshot.ts";
 
 const addFormats = addFormatsPlugin as unknown as typeof addFormatsPlugin.default;
 
@@ -42,7 +42,16 @@ test("every component schema compiles under strict JSON Schema 2020-12", () => {
   const ajv = new Ajv2020({ strict: true });
   addFormats(ajv, ["uuid", "uri", "email"]);
   const schemas = (served.components as { schemas: Record<string, object> }).schemas;
-  assert.deepEqual(Object.keys(schemas), ["PublicBusiness", "Location", "Offering", "Feature", "Question", "DirectoryPage", "OfferingList", "Error"]);
+  assert.deepEqual(Object.keys(schemas), [
+    "PublicBusiness",
+    "Location",
+    "Offering",
+    "Feature",
+    "Question",
+    "DirectoryPage",
+    "OfferingList",
+    "Error",
+  ]);
   for (const [name, schema] of Object.entries(schemas)) {
     assert.doesNotThrow(() => ajv.compile(schema), name);
   }
@@ -75,7 +84,15 @@ test("documents every directory parameter with the constraints the server enforc
   const paths = served.paths as Record<string, { get: { parameters: { name: string; in: string; schema: Record<string, unknown> }[] } }>;
   const parameters = paths["/api/directory"]?.get.parameters ?? [];
   assert.deepEqual(
-    parameters.map(({ name, in: where, schema }) => [name, where, schema.type, schema.maxLength ?? null, schema.minimum ?? null, schema.maximum ?? null, schema.default ?? null]),
+    parameters.map(({ name, in: where, schema }) => [
+      name,
+      where,
+      schema.type,
+      schema.maxLength ?? null,
+      schema.minimum ?? null,
+      schema.maximum ?? null,
+      schema.default ?? null,
+    ]),
     [
       ["q", "query", "string", 120, null, null, null],
       ["location", "query", "string", 80, null, null, null],
@@ -90,7 +107,9 @@ test("documents every directory parameter with the constraints the server enforc
 });
 
 test("lists every error code in the Error schema and every example matches it", () => {
-  const schemas = (served.components as { schemas: Record<string, { properties: { error: { properties: { code: { enum: string[] } } } } }> }).schemas;
+  const schemas = (
+    served.components as { schemas: Record<string, { properties: { error: { properties: { code: { enum: string[] } } } } }> }
+  ).schemas;
   assert.deepEqual(schemas.Error?.properties.error.properties.code.enum, [...ERROR_CODES]);
   const text = JSON.stringify(served.paths);
   for (const code of ERROR_CODES.filter((c) => !["not_acceptable", "payload_too_large"].includes(c))) {

@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
-import { readFile, readdir } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { readContent } from "../build/content.ts";
 import { OpenApiValidator } from "./helpers/openapi.ts";
-import { startServer, type RunningServer } from "./helpers/server.ts";
-import { FIXTURES, SAMPLE_CONTENT, buildSnapshot, tempDir } from "./helpers/snapshot.ts";
+import { type RunningServer, startServer } from "./helpers/server.ts";
+import { buildSnapshot, FIXTURES, SAMPLE_CONTENT, tempDir } from "./helpers/snapshot.ts";
 
 /** What must never be published: every private value, and every trace of a non-approved listing. */
 interface Secrets {
@@ -93,7 +93,11 @@ for (const [label, contentDir] of [
         offset = body.nextOffset;
       }
       for (const { name } of secrets.nonApproved) {
-        const q = name.split(/\s+/).slice(0, 6).join(" ").replace(/[^\p{L}\p{M}0-9'’.&\- ]/gu, "");
+        const q = name
+          .split(/\s+/)
+          .slice(0, 6)
+          .join(" ")
+          .replace(/[^\p{L}\p{M}0-9'’.&\- ]/gu, "");
         urls.push(`/api/directory?q=${encodeURIComponent(q)}`);
       }
       for (const url of urls) {

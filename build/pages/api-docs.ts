@@ -1,9 +1,15 @@
-import { ERROR_CODES } from "../../src/schemas/error.ts";
-import { DIRECTORY_RULES, DIRECTORY_PARAMETER_NAMES, DIRECTORY_DEFAULT_LIMIT, DIRECTORY_MAX_LIMIT, DIRECTORY_MAX_OFFSET } from "../../src/schemas/parameters.ts";
 import { layout } from "../../src/pages/layout.ts";
 import { agentPointer } from "../../src/pages/markdown.ts";
-import { API_DOCS_PATH, DIRECTORY_PATH, LLMS_FULL_PATH, LLMS_PATH, MCP_PATH, OPENAPI_PATH, markdownPath } from "../../src/pages/paths.ts";
+import { API_DOCS_PATH, DIRECTORY_PATH, LLMS_FULL_PATH, LLMS_PATH, MCP_PATH, markdownPath, OPENAPI_PATH } from "../../src/pages/paths.ts";
 import type { SiteInfo } from "../../src/pages/site.ts";
+import { ERROR_CODES } from "../../src/schemas/error.ts";
+import {
+  DIRECTORY_DEFAULT_LIMIT,
+  DIRECTORY_MAX_LIMIT,
+  DIRECTORY_MAX_OFFSET,
+  DIRECTORY_PARAMETER_NAMES,
+  DIRECTORY_RULES,
+} from "../../src/schemas/parameters.ts";
 import { markdownToHtml } from "./markdown-html.ts";
 
 const TITLE = "API, MCP and Markdown documentation";

@@ -1,9 +1,9 @@
-import type { Offering } from "../../src/schemas/offering.ts";
 import { escapeHtml, safeLink } from "../../src/pages/escape.ts";
 import { layout } from "../../src/pages/layout.ts";
 import { agentPointer, mdLink } from "../../src/pages/markdown.ts";
 import { markdownPath, offeringPagePath } from "../../src/pages/paths.ts";
 import type { SiteInfo } from "../../src/pages/site.ts";
+import type { Offering } from "../../src/schemas/offering.ts";
 import { markdownToHtml } from "./markdown-html.ts";
 
 /** A URL on this site as a site-relative path (so links work on any host), others as they are. */
@@ -30,7 +30,10 @@ export function guideHtml(site: SiteInfo, offering: Offering, guide: string): st
       ? `<p><a class="button" href="#steps">${escapeHtml(offering.action)}</a></p>`
       : `<p><a class="button" href="${escapeHtml(localHref(site.baseUrl, cta))}">${escapeHtml(offering.action)}</a></p>`;
   const features = offering.features
-    .map((feature) => `<li class="card"><h3>${escapeHtml(feature.title)}</h3><p>${escapeHtml(feature.text)}${featureLinkHtml(site.baseUrl, feature.link)}</p></li>`)
+    .map(
+      (feature) =>
+        `<li class="card"><h3>${escapeHtml(feature.title)}</h3><p>${escapeHtml(feature.text)}${featureLinkHtml(site.baseUrl, feature.link)}</p></li>`,
+    )
     .join("\n");
   const steps = offering.steps.map((step) => `<li>${escapeHtml(step)}</li>`).join("\n");
   const faq = offering.questions.map(({ question, answer }) => `<dt>${escapeHtml(question)}</dt><dd>${escapeHtml(answer)}</dd>`).join("\n");
@@ -76,7 +79,8 @@ export function guideMarkdown(site: SiteInfo, offering: Offering, guide: string)
   const cta = callToAction(offering);
   const features = offering.features.map((feature) => {
     const href = feature.link === undefined ? null : safeLink(feature.link.href);
-    const link = href === null || feature.link === undefined ? "" : ` (${mdLink(feature.link.label, href.startsWith("/") ? `${base}${href}` : href)})`;
+    const link =
+      href === null || feature.link === undefined ? "" : ` (${mdLink(feature.link.label, href.startsWith("/") ? `${base}${href}` : href)})`;
     return `- **${line(feature.title)}**: ${line(feature.text)}${link}`;
   });
   const lines = [
@@ -101,6 +105,12 @@ export function guideMarkdown(site: SiteInfo, offering: Offering, guide: string)
     lines.push("## Frequently asked questions", "");
     for (const { question, answer } of offering.questions) lines.push(`### ${line(question)}`, "", line(answer), "");
   }
-  lines.push("## More", "", `- ${mdLink("All offerings", `${base}${markdownPath("/")}`)}`, `- ${mdLink("llms.txt", `${base}/llms.txt`)}: the index of this site for agents`, "");
+  lines.push(
+    "## More",
+    "",
+    `- ${mdLink("All offerings", `${base}${markdownPath("/")}`)}`,
+    `- ${mdLink("llms.txt", `${base}/llms.txt`)}: the index of this site for agents`,
+    "",
+  );
   return lines.join("\n");
 }

@@ -1,9 +1,19 @@
-import type { Offering } from "../../src/schemas/offering.ts";
 import { escapeHtml } from "../../src/pages/escape.ts";
 import { layout } from "../../src/pages/layout.ts";
 import { agentPointer } from "../../src/pages/markdown.ts";
-import { API_DOCS_PATH, CONTACT_PATH, DIRECTORY_PATH, HOME_PATH, LLMS_FULL_PATH, LLMS_PATH, MCP_PATH, OPENAPI_PATH, markdownPath } from "../../src/pages/paths.ts";
+import {
+  API_DOCS_PATH,
+  CONTACT_PATH,
+  DIRECTORY_PATH,
+  HOME_PATH,
+  LLMS_FULL_PATH,
+  LLMS_PATH,
+  MCP_PATH,
+  markdownPath,
+  OPENAPI_PATH,
+} from "../../src/pages/paths.ts";
 import type { SiteInfo } from "../../src/pages/site.ts";
+import type { Offering } from "../../src/schemas/offering.ts";
 import { markdownToHtml } from "./markdown-html.ts";
 
 export interface HomeInput {

@@ -1,8 +1,18 @@
+import { profileMarkdown } from "../../src/pages/business.ts";
+import {
+  API_DOCS_PATH,
+  CONTACT_PATH,
+  DIRECTORY_PATH,
+  HOME_PATH,
+  LLMS_FULL_PATH,
+  LLMS_PATH,
+  MCP_PATH,
+  markdownPath,
+  OPENAPI_PATH,
+} from "../../src/pages/paths.ts";
+import type { SiteInfo } from "../../src/pages/site.ts";
 import type { PublicBusiness } from "../../src/schemas/business.ts";
 import type { Offering } from "../../src/schemas/offering.ts";
-import { profileMarkdown } from "../../src/pages/business.ts";
-import { API_DOCS_PATH, CONTACT_PATH, DIRECTORY_PATH, HOME_PATH, LLMS_FULL_PATH, LLMS_PATH, MCP_PATH, OPENAPI_PATH, markdownPath } from "../../src/pages/paths.ts";
-import type { SiteInfo } from "../../src/pages/site.ts";
 import { apiDocsBody } from "./api-docs.ts";
 import { contactMarkdown } from "./contact.ts";
 import { guideMarkdown } from "./guide.ts";
@@ -97,9 +107,19 @@ export function llmsFullTxt({ site, intro, offerings, guides, businesses }: Llms
     "",
   ];
   for (const offering of offerings) {
-    parts.push(nest(nest(guideMarkdown(site, offering, guides.get(offering.slug) ?? ""))).replace(/\n/, `\n\nSource: ${offering.markdownUrl}\n`), "");
+    parts.push(
+      nest(nest(guideMarkdown(site, offering, guides.get(offering.slug) ?? ""))).replace(/\n/, `\n\nSource: ${offering.markdownUrl}\n`),
+      "",
+    );
   }
-  parts.push("## API documentation", "", `Source: ${base}${markdownPath(API_DOCS_PATH)}`, "", nest(`# x\n\n${apiDocsBody(site)}`).replace(/^## x\n\n/, ""), "");
+  parts.push(
+    "## API documentation",
+    "",
+    `Source: ${base}${markdownPath(API_DOCS_PATH)}`,
+    "",
+    nest(`# x\n\n${apiDocsBody(site)}`).replace(/^## x\n\n/, ""),
+    "",
+  );
   parts.push(
     "## Business directory",
     "",

@@ -1,6 +1,6 @@
 import type { PublicBusiness } from "../schemas/business.ts";
 import type { Directory } from "../snapshot/types.ts";
-import { page, type Page } from "./paging.ts";
+import { type Page, page } from "./paging.ts";
 import { fold, words } from "./text.ts";
 
 /** A validated directory search: what remains of the query once defaults are applied. */

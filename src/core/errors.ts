@@ -11,13 +11,7 @@ export class ApiError extends Error {
   readonly resolution: string;
   readonly headers: Readonly<Record<string, string>>;
 
-  constructor(
-    status: number,
-    code: ErrorCode,
-    message: string,
-    resolution: string,
-    headers: Record<string, string> = {},
-  ) {
+  constructor(status: number, code: ErrorCode, message: string, resolution: string, headers: Record<string, string> = {}) {
     super(message);
     this.name = "ApiError";
     this.status = status;
@@ -120,7 +114,12 @@ export function payloadTooLarge(limit: string): ApiError {
 }
 
 export function requestTooLarge(): ApiError {
-  return new ApiError(431, "invalid_parameter", "The request's URL or headers are too large.", "Send a shorter URL: search parameters are at most a few hundred characters.");
+  return new ApiError(
+    431,
+    "invalid_parameter",
+    "The request's URL or headers are too large.",
+    "Send a shorter URL: search parameters are at most a few hundred characters.",
+  );
 }
 
 export function malformedRequest(): ApiError {

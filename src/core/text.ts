@@ -41,9 +41,6 @@ const nameCollator = new Intl.Collator("en", { sensitivity: "base" });
  * Directory order (contract §4): by name, ignoring case and accents, ties by slug, so the same
  * listings always come in the same order.
  */
-export function compareByNameThenSlug(
-  a: { name: string; slug: string },
-  b: { name: string; slug: string },
-): number {
+export function compareByNameThenSlug(a: { name: string; slug: string }, b: { name: string; slug: string }): number {
   return nameCollator.compare(a.name, b.name) || (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0);
 }

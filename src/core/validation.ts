@@ -12,7 +12,11 @@ export interface SchemaError {
  * Turns the first schema error for a set of parameters into the error a client sees: an
  * unknown name is `unknown_parameter`, anything else `invalid_parameter` quoting the rule.
  */
-export function parameterError(errors: readonly SchemaError[], rules: Readonly<Record<string, ParameterRule>>, allowed: readonly string[]): ApiError {
+export function parameterError(
+  errors: readonly SchemaError[],
+  rules: Readonly<Record<string, ParameterRule>>,
+  allowed: readonly string[],
+): ApiError {
   const first = errors[0];
   if (first?.keyword === "additionalProperties") {
     return unknownParameter(String(first.params.additionalProperty ?? ""), allowed);

@@ -1,11 +1,11 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
 import type { Config } from "../config.ts";
+import { invalidParameter, malformedRequest, offeringNotFound } from "../core/errors.ts";
 import type { CatalogService } from "../core/service.ts";
 import { registerMcp } from "../mcp/plugin.ts";
 import { MAX_MESSAGE_BYTES } from "../mcp/transport.ts";
-import { registerCaching } from "./caching.ts";
-import { invalidParameter, malformedRequest, offeringNotFound } from "../core/errors.ts";
 import { DIRECTORY_RULES } from "../schemas/parameters.ts";
+import { registerCaching } from "./caching.ts";
 import { clientErrorHandler, registerErrorHandling, registerNotFound, sendError } from "./errors.ts";
 import { directoryRoutes } from "./routes/directory.ts";
 import { offeringRoutes } from "./routes/offerings.ts";
@@ -17,7 +17,6 @@ export interface AppOptions {
   config: Config;
   logger?: FastifyServerOptions["logger"];
 }
-
 
 /** Longer path parameters are refused by the router before any route sees them. */
 const MAX_PARAM_LENGTH = 1000;
@@ -40,7 +39,8 @@ export async function buildApp({ service, config, logger = false }: AppOptions):
     frameworkErrors: (error, request, reply) => {
       const path = request.url.split("?")[0] ?? "";
       if (error.code === "FST_ERR_MAX_PARAM_LENGTH" && path.startsWith("/api/offerings/")) return sendError(reply, offeringNotFound());
-      if (error.code === "FST_ERR_MAX_PARAM_LENGTH" && path.startsWith("/api/directory/")) return sendError(reply, invalidParameter("identifier", DIRECTORY_RULES));
+      if (error.code === "FST_ERR_MAX_PARAM_LENGTH" && path.startsWith("/api/directory/"))
+        return sendError(reply, invalidParameter("identifier", DIRECTORY_RULES));
       return sendError(reply, malformedRequest());
     },
     ajv: {

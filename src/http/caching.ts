@@ -1,6 +1,6 @@
 import etag from "etag";
-import fresh from "fresh";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import fresh from "fresh";
 
 /** What clients and shared caches may do with a successful directory or catalog answer. */
 export const CACHE_CONTROL_SUCCESS = "public, max-age=60";

@@ -2,8 +2,8 @@ import type { Duplex } from "node:stream";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { ApiError, internalError, malformedRequest, notFound, payloadTooLarge, requestTooLarge } from "../core/errors.ts";
 import { parameterError } from "../core/validation.ts";
-import { CACHE_CONTROL_ERROR } from "./caching.ts";
 import type { ParameterRule } from "../schemas/parameters.ts";
+import { CACHE_CONTROL_ERROR } from "./caching.ts";
 
 declare module "fastify" {
   interface FastifyContextConfig {
@@ -22,7 +22,9 @@ export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Duplex)
     return;
   }
   const tooLarge = error.code === "HPE_HEADER_OVERFLOW";
-  const apiError = tooLarge ? requestTooLarge() : new ApiError(400, "invalid_parameter", "The request is not valid HTTP.", "Send a well-formed HTTP request.");
+  const apiError = tooLarge
+    ? requestTooLarge()
+    : new ApiError(400, "invalid_parameter", "The request is not valid HTTP.", "Send a well-formed HTTP request.");
   const body = JSON.stringify(apiError.toBody());
   socket.end(
     `HTTP/1.1 ${apiError.status} ${tooLarge ? "Request Header Fields Too Large" : "Bad Request"}\r\n` +
@@ -33,7 +35,10 @@ export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Duplex)
 
 export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
   // Set here too, not only in the caching hook: router-level failures skip the onSend hooks.
-  return reply.code(error.status).headers({ ...error.headers, "cache-control": CACHE_CONTROL_ERROR }).send(error.toBody());
+  return reply
+    .code(error.status)
+    .headers({ ...error.headers, "cache-control": CACHE_CONTROL_ERROR })
+    .send(error.toBody());
 }
 
 function toApiError(error: FastifyError, request: FastifyRequest): ApiError {

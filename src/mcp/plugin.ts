@@ -3,7 +3,7 @@ import type { Config } from "../config.ts";
 import type { CatalogService } from "../core/service.ts";
 import { exchange } from "./exchange.ts";
 import { createResourceIndexer } from "./resources.ts";
-import { createMcpServer, serverInfo, type McpContext } from "./server.ts";
+import { createMcpServer, type McpContext, serverInfo } from "./server.ts";
 import { MAX_MESSAGE_BYTES, McpHttpError, refusals, requestRules, toMessage } from "./transport.ts";
 
 export interface McpOptions {

@@ -1,7 +1,7 @@
 import type { ListResourcesResult, ReadResourceResult, Resource } from "@modelcontextprotocol/sdk/types.js";
+import { API_DOCS_PATH, LLMS_FULL_PATH, LLMS_PATH, markdownPath, offeringPagePath } from "../pages/paths.ts";
 import type { OfferingList } from "../schemas/responses.ts";
 import type { Snapshot } from "../snapshot/types.ts";
-import { API_DOCS_PATH, LLMS_FULL_PATH, LLMS_PATH, markdownPath, offeringPagePath } from "../pages/paths.ts";
 
 /** One readable document: its resources/list entry and its resources/read answer. */
 interface CatalogResource {

@@ -2,26 +2,26 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
   CallToolRequestSchema,
   ErrorCode,
+  type Implementation,
   InitializeRequestSchema,
+  type InitializeResult,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
   PingRequestSchema,
   ReadResourceRequestSchema,
-  type Implementation,
-  type InitializeResult,
   type ServerCapabilities,
 } from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import type { FastifyBaseLogger } from "fastify";
+import packageJson from "../../package.json" with { type: "json" };
 import { describeName } from "../core/errors.ts";
 import type { CatalogService } from "../core/service.ts";
 import { createAjv } from "../schemas/ajv.ts";
-import packageJson from "../../package.json" with { type: "json" };
-import type { ResourceIndex } from "./resources.ts";
-import { QUOTE_URL_RULE, UNTRUSTED_LISTING_TEXT } from "./tools/tool.ts";
-import { TOOL_LIST, TOOLS_BY_NAME } from "./tools/index.ts";
 import type { Snapshot } from "../snapshot/types.ts";
+import type { ResourceIndex } from "./resources.ts";
+import { TOOL_LIST, TOOLS_BY_NAME } from "./tools/index.ts";
+import { QUOTE_URL_RULE, UNTRUSTED_LISTING_TEXT } from "./tools/tool.ts";
 
 /** The MCP protocol versions this endpoint speaks (service spec, Versioning 3); newest first. */
 export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = ["2025-11-25", "2025-06-18", "2025-03-26"];
@@ -100,7 +100,11 @@ function invalidParams(method: string): RpcError {
 }
 
 /** Checks params against the SDK's schema for the method; returns the typed request. */
-function parsed<T>(schema: { safeParse(value: unknown): { success: true; data: T } | { success: false } }, request: unknown, method: string): T {
+function parsed<T>(
+  schema: { safeParse(value: unknown): { success: true; data: T } | { success: false } },
+  request: unknown,
+  method: string,
+): T {
   const result = schema.safeParse(request);
   if (!result.success) throw invalidParams(method);
   return result.data;
@@ -113,7 +117,11 @@ function parsed<T>(schema: { safeParse(value: unknown): { success: true; data: T
  */
 export function createMcpServer(context: McpContext): Server {
   const { service } = context;
-  const server = new Server(context.serverInfo, { capabilities: CAPABILITIES, instructions: INSTRUCTIONS, jsonSchemaValidator: sharedValidator });
+  const server = new Server(context.serverInfo, {
+    capabilities: CAPABILITIES,
+    instructions: INSTRUCTIONS,
+    jsonSchemaValidator: sharedValidator,
+  });
   // Protocol-level failures (a client's stray response, a failed send) concern no one but the log.
   server.onerror = (error) => context.log.debug({ err: error }, "mcp protocol error");
 
@@ -137,7 +145,10 @@ export function createMcpServer(context: McpContext): Server {
     const { params } = parsed(CallToolRequestSchema, request, "tools/call");
     const tool = TOOLS_BY_NAME.get(params.name);
     if (tool === undefined) {
-      throw new RpcError(ErrorCode.InvalidParams, `Tool ${describeName(params.name)} does not exist; call tools/list for the tools this server offers.`);
+      throw new RpcError(
+        ErrorCode.InvalidParams,
+        `Tool ${describeName(params.name)} does not exist; call tools/list for the tools this server offers.`,
+      );
     }
     return tool.call(service, params.arguments ?? {}, (error) => context.log.error({ err: error }, "mcp tool failed"));
   });

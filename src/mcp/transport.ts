@@ -1,5 +1,5 @@
-import { JSONRPCMessageSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { IncomingHttpHeaders } from "node:http";
+import { type JSONRPCMessage, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { Config } from "../config.ts";
 import { SUPPORTED_PROTOCOL_VERSIONS } from "./server.ts";
 
@@ -109,7 +109,9 @@ export interface RequestRules {
 /** The rules for a configuration; the allowed hosts and origins are computed here, once. */
 export function requestRules(config: Pick<Config, "baseUrl" | "mcpAllowedHosts" | "mcpAllowedOrigins">): RequestRules {
   const base = new URL(config.baseUrl);
-  const baseHosts = LOOPBACK.includes(base.hostname) ? LOOPBACK.map((name) => (base.port === "" ? name : `${name}:${base.port}`)) : [base.host];
+  const baseHosts = LOOPBACK.includes(base.hostname)
+    ? LOOPBACK.map((name) => (base.port === "" ? name : `${name}:${base.port}`))
+    : [base.host];
   const hosts = new Set<string>();
   for (const host of [...baseHosts, ...config.mcpAllowedHosts]) {
     const normal = normalHost(host, base.protocol);

@@ -2,7 +2,7 @@ import type { PublicBusiness } from "../schemas/business.ts";
 import { escapeHtml, plainTextParagraphs, safeHttpUrl } from "./escape.ts";
 import { layout } from "./layout.ts";
 import { agentPointer, mdLink, mdText, untrustedDescription } from "./markdown.ts";
-import { DIRECTORY_PATH, businessPagePath, markdownPath } from "./paths.ts";
+import { businessPagePath, DIRECTORY_PATH, markdownPath } from "./paths.ts";
 import type { SiteInfo } from "./site.ts";
 
 /**

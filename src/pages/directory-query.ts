@@ -1,10 +1,5 @@
 import { createAjv } from "../schemas/ajv.ts";
-import {
-  DIRECTORY_DEFAULT_LIMIT,
-  DIRECTORY_RULES,
-  directorySearchProperties,
-  type DirectorySearchQuery,
-} from "../schemas/parameters.ts";
+import { DIRECTORY_DEFAULT_LIMIT, DIRECTORY_RULES, type DirectorySearchQuery, directorySearchProperties } from "../schemas/parameters.ts";
 
 /**
  * The directory page's query string, validated with the API's own schemas (src/schemas): the

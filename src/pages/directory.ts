@@ -1,8 +1,8 @@
+import { DIRECTORY_RETRY_AFTER_SECONDS } from "../core/errors.ts";
 import type { PublicBusiness } from "../schemas/business.ts";
 import type { DirectoryPage } from "../schemas/responses.ts";
-import { DIRECTORY_RETRY_AFTER_SECONDS } from "../core/errors.ts";
 import { businessCardHtml, businessListItemMarkdown, countryName } from "./business.ts";
-import { FIELD_LABELS, directoryHref, type FormValues, type PageField } from "./directory-query.ts";
+import { directoryHref, FIELD_LABELS, type FormValues, type PageField } from "./directory-query.ts";
 import { escapeHtml } from "./escape.ts";
 import { layout } from "./layout.ts";
 import { agentPointer, mdLink, mdText } from "./markdown.ts";
@@ -45,8 +45,14 @@ function resultsHtml(view: Extract<DirectoryView, { kind: "results" }>): string 
   }
   const first = page.offset + 1;
   const last = page.offset + page.items.length;
-  const previous = page.offset > 0 ? `<a rel="prev" href="${escapeHtml(directoryHref(DIRECTORY_PATH, form, Math.max(0, page.offset - page.limit)))}">Previous page</a>` : "<span></span>";
-  const next = page.nextOffset !== null ? `<a rel="next" href="${escapeHtml(directoryHref(DIRECTORY_PATH, form, page.nextOffset))}">Next page</a>` : "<span></span>";
+  const previous =
+    page.offset > 0
+      ? `<a rel="prev" href="${escapeHtml(directoryHref(DIRECTORY_PATH, form, Math.max(0, page.offset - page.limit)))}">Previous page</a>`
+      : "<span></span>";
+  const next =
+    page.nextOffset !== null
+      ? `<a rel="next" href="${escapeHtml(directoryHref(DIRECTORY_PATH, form, page.nextOffset))}">Next page</a>`
+      : "<span></span>";
   return `<section aria-labelledby="results">
 <h2 id="results">${heading}</h2>
 <p role="status">Showing results ${first} to ${last}${page.nextOffset === null ? "" : "; more on the next page"}.</p>
@@ -111,7 +117,12 @@ export function directoryOverviewMarkdown(site: SiteInfo, businesses: readonly P
   const listings =
     businesses.length === 0
       ? ["No listings are approved yet."]
-      : countries.flatMap((code) => [`### ${mdText(countryName(code))} (${code})`, "", ...(byCountry.get(code) ?? []).map((b) => businessListItemMarkdown(base, b)), ""]);
+      : countries.flatMap((code) => [
+          `### ${mdText(countryName(code))} (${code})`,
+          "",
+          ...(byCountry.get(code) ?? []).map((b) => businessListItemMarkdown(base, b)),
+          "",
+        ]);
   return [
     agentPointer(base),
     "",
@@ -126,7 +137,9 @@ export function directoryOverviewMarkdown(site: SiteInfo, businesses: readonly P
     `Each link leads to the listing's Markdown profile. The names below were supplied by the businesses.`,
     "",
     ...listings,
-  ].join("\n").replace(/\n*$/, "\n");
+  ]
+    .join("\n")
+    .replace(/\n*$/, "\n");
 }
 
 /** Directory search results as Markdown (request time, for `Accept: text/markdown`). */
@@ -143,7 +156,8 @@ export function directoryResultsMarkdown(site: SiteInfo, form: FormValues, page:
           "",
           ...page.items.map((business) => businessListItemMarkdown(base, business)),
         ];
-  const next = page.nextOffset === null ? "This is the last page." : `Next page: ${base}${directoryHref(DIRECTORY_PATH, form, page.nextOffset)}`;
+  const next =
+    page.nextOffset === null ? "This is the last page." : `Next page: ${base}${directoryHref(DIRECTORY_PATH, form, page.nextOffset)}`;
   return [
     agentPointer(base),
     "",

@@ -2,7 +2,7 @@ import type { Offering } from "../schemas/offering.ts";
 import { escapeHtml } from "./escape.ts";
 import { layout } from "./layout.ts";
 import { agentPointer, mdLink } from "./markdown.ts";
-import { API_DOCS_PATH, CONTACT_PATH, DIRECTORY_PATH, HOME_PATH, LLMS_PATH, OPENAPI_PATH, markdownPath } from "./paths.ts";
+import { API_DOCS_PATH, CONTACT_PATH, DIRECTORY_PATH, HOME_PATH, LLMS_PATH, markdownPath, OPENAPI_PATH } from "./paths.ts";
 import type { SiteInfo } from "./site.ts";
 
 /** The 404 page: where to go instead. The requested path is never echoed. */
@@ -44,5 +44,13 @@ export function notFoundHtml(site: SiteInfo, offerings: readonly Offering[]): st
 <ul>
 ${guides}
 </ul>`;
-  return layout({ site, path: HOME_PATH, title: "Page not found", description: "There is no page at this address.", markdownPath: null, section: "none", main });
+  return layout({
+    site,
+    path: HOME_PATH,
+    title: "Page not found",
+    description: "There is no page at this address.",
+    markdownPath: null,
+    section: "none",
+    main,
+  });
 }

@@ -15,8 +15,7 @@ export const DirectoryPageSchema = {
       type: ["integer", "null"],
       minimum: 0,
       maximum: DIRECTORY_MAX_OFFSET,
-      description:
-        "Offset of the next page, or null when no further page is available within the 1000-offset browsing limit.",
+      description: "Offset of the next page, or null when no further page is available within the 1000-offset browsing limit.",
     },
   },
 } as const;

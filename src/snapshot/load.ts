@@ -1,19 +1,19 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import MiniSearch from "minisearch";
-import { fold } from "../core/text.ts";
 import {
   BUSINESS_INDEX_OPTIONS,
+  type BusinessIndexDocument,
   INDEX_FORMAT_VERSION,
   OFFERING_INDEX_OPTIONS,
-  type BusinessIndexDocument,
   type OfferingIndexDocument,
 } from "../core/search-options.ts";
+import { fold } from "../core/text.ts";
 import { createAjv } from "../schemas/ajv.ts";
-import { PublicBusinessSchema, type PublicBusiness } from "../schemas/business.ts";
-import { SiteInfoSchema, type SiteInfo } from "../schemas/content.ts";
-import { MAX_OFFERINGS, OfferingSchema, type Offering } from "../schemas/offering.ts";
-import { SNAPSHOT_FORMAT_VERSION, pageFile, snapshotPath, type Manifest, type SnapshotFile } from "./files.ts";
+import { type PublicBusiness, PublicBusinessSchema } from "../schemas/business.ts";
+import { type SiteInfo, SiteInfoSchema } from "../schemas/content.ts";
+import { MAX_OFFERINGS, type Offering, OfferingSchema } from "../schemas/offering.ts";
+import { type Manifest, pageFile, SNAPSHOT_FORMAT_VERSION, type SnapshotFile, snapshotPath } from "./files.ts";
 import type { Catalog, Directory, Snapshot } from "./types.ts";
 
 /** The snapshot in `distDir` cannot be served. */
@@ -44,7 +44,12 @@ async function readJson(distDir: string, file: SnapshotFile): Promise<unknown> {
   }
 }
 
-function loadIndex<T>(json: unknown, options: typeof BUSINESS_INDEX_OPTIONS | typeof OFFERING_INDEX_OPTIONS, count: number, what: string): MiniSearch<T> {
+function loadIndex<T>(
+  json: unknown,
+  options: typeof BUSINESS_INDEX_OPTIONS | typeof OFFERING_INDEX_OPTIONS,
+  count: number,
+  what: string,
+): MiniSearch<T> {
   let index: MiniSearch<T>;
   try {
     index = MiniSearch.loadJS(json as Parameters<typeof MiniSearch.loadJS>[0], options as never) as MiniSearch<T>;
@@ -79,7 +84,12 @@ async function loadCatalog(distDir: string): Promise<Catalog> {
     throw new SnapshotError(`offerings.json does not match the Offering schema (${ajv.errorsText(validateOfferings.errors)}).`);
   }
   const list = offerings as Offering[];
-  const index = loadIndex<OfferingIndexDocument>(await readJson(distDir, "offeringsIndex"), OFFERING_INDEX_OPTIONS, list.length, "offerings");
+  const index = loadIndex<OfferingIndexDocument>(
+    await readJson(distDir, "offeringsIndex"),
+    OFFERING_INDEX_OPTIONS,
+    list.length,
+    "offerings",
+  );
   return { offerings: list, bySlug: new Map(list.map((offering) => [offering.slug, offering])), index };
 }
 
@@ -89,7 +99,12 @@ async function loadDirectory(distDir: string): Promise<Directory> {
     throw new SnapshotError(`businesses.json does not match the PublicBusiness schema (${ajv.errorsText(validateBusinesses.errors)}).`);
   }
   const list = businesses as PublicBusiness[];
-  const index = loadIndex<BusinessIndexDocument>(await readJson(distDir, "businessesIndex"), BUSINESS_INDEX_OPTIONS, list.length, "businesses");
+  const index = loadIndex<BusinessIndexDocument>(
+    await readJson(distDir, "businessesIndex"),
+    BUSINESS_INDEX_OPTIONS,
+    list.length,
+    "businesses",
+  );
   const byIdentifier = new Map<string, PublicBusiness>();
   for (const business of list) {
     byIdentifier.set(business.slug, business);

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
-import { readFile, readdir, writeFile, mkdir, access } from "node:fs/promises";
+import { access, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { promisify } from "node:util";
@@ -34,7 +34,9 @@ async function treeDigest(dir: string): Promise<Record<string, string>> {
   for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
     if (!entry.isFile()) continue;
     const path = join(entry.parentPath, entry.name);
-    digest[relative(dir, path)] = createHash("sha256").update(await readFile(path)).digest("hex");
+    digest[relative(dir, path)] = createHash("sha256")
+      .update(await readFile(path))
+      .digest("hex");
   }
   return digest;
 }
@@ -131,7 +133,10 @@ describe("npm run check", () => {
     const work = await tempDir();
     const result = await cli(["--check"], "test/fixtures/basic", join(work.path, "dist"));
     assert.equal(result.code, 0, result.stderr);
-    assert.equal(result.stdout.trim(), "test/fixtures/basic: valid: 3 offerings, 9 approved listings (left out: 1 pending, 1 rejected, 1 suspended).");
+    assert.equal(
+      result.stdout.trim(),
+      "test/fixtures/basic: valid: 3 offerings, 9 approved listings (left out: 1 pending, 1 rejected, 1 suspended).",
+    );
     assert.deepEqual(await readdir(work.path), []);
     await work.remove();
   });
@@ -145,4 +150,3 @@ describe("npm run check", () => {
     await work.remove();
   });
 });
-

@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { ApiError } from "../../src/core/errors.ts";
+import type { ApiError } from "../../src/core/errors.ts";
 import { CatalogService } from "../../src/core/service.ts";
 import { loadSnapshot } from "../../src/snapshot/load.ts";
 import type { Snapshot } from "../../src/snapshot/types.ts";
-import { FIXTURES, buildSnapshot, tempDir } from "../helpers/snapshot.ts";
+import { buildSnapshot, FIXTURES, tempDir } from "../helpers/snapshot.ts";
 
 let snapshot: Snapshot;
 let cleanup: () => Promise<void>;
@@ -47,9 +47,18 @@ describe("the service-side result cache", () => {
 
 test("lookups throw the REST errors: not_found for unknown slugs, directory_unavailable without directory data", () => {
   const service = new CatalogService({ snapshot: () => snapshot, cacheSeconds: 0 });
-  assert.throws(() => service.getOffering("nope"), (error: ApiError) => error.code === "not_found" && error.status === 404);
-  assert.throws(() => service.getBusiness("nope"), (error: ApiError) => error.code === "not_found");
+  assert.throws(
+    () => service.getOffering("nope"),
+    (error: ApiError) => error.code === "not_found" && error.status === 404,
+  );
+  assert.throws(
+    () => service.getBusiness("nope"),
+    (error: ApiError) => error.code === "not_found",
+  );
   const broken = new CatalogService({ snapshot: () => ({ ...snapshot, directory: null }), cacheSeconds: 0 });
-  assert.throws(() => broken.searchBusinesses({}), (error: ApiError) => error.code === "directory_unavailable" && error.headers["retry-after"] === "30");
+  assert.throws(
+    () => broken.searchBusinesses({}),
+    (error: ApiError) => error.code === "directory_unavailable" && error.headers["retry-after"] === "30",
+  );
   assert.equal(broken.searchOfferings(undefined).total, 3);
 });

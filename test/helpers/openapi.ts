@@ -43,7 +43,10 @@ export class OpenApiValidator {
     const template = Object.keys(this.#document.paths).find((candidate) =>
       new RegExp(`^${candidate.replace(/\{[^}]+\}/g, "[^/]+")}$`).test(path),
     );
-    if (template !== undefined) return this.assertBody(template, status, body);
+    if (template !== undefined) {
+      this.assertBody(template, status, body);
+      return;
+    }
     assert.ok(status >= 400, `openapi.json describes no path matching ${path}`);
     const validate = this.#ajv.getSchema("openapi.json#/components/schemas/Error");
     assert.ok(validate?.(body), `${status} body for ${path} is not an Error: ${this.#ajv.errorsText(validate?.errors)}`);

@@ -1,11 +1,11 @@
+import { after, before } from "node:test";
 import type { FastifyInstance } from "fastify";
-import { readConfig, type Config } from "../../src/config.ts";
+import { type Config, readConfig } from "../../src/config.ts";
 import { CatalogService } from "../../src/core/service.ts";
 import { buildApp } from "../../src/http/app.ts";
 import { loadSnapshot } from "../../src/snapshot/load.ts";
-import { after, before } from "node:test";
 import { OpenApiValidator } from "./openapi.ts";
-import { TEST_BASE_URL, buildSnapshot, tempDir } from "./snapshot.ts";
+import { buildSnapshot, TEST_BASE_URL, tempDir } from "./snapshot.ts";
 
 export interface RunningServer {
   /** e.g. http://127.0.0.1:41234, without a trailing slash. */

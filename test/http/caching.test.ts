@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import etag from "etag";
 import { describe, test } from "node:test";
+import etag from "etag";
 import { serveContent } from "../helpers/server.ts";
 import { FIXTURES } from "../helpers/snapshot.ts";
 

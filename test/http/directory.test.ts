@@ -9,8 +9,8 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import type { PublicBusiness } from "../../src/schemas/business.ts";
 import { OpenApiValidator } from "../helpers/openapi.ts";
-import { startServer, type RunningServer } from "../helpers/server.ts";
-import { FIXTURES, buildSnapshot, tempDir } from "../helpers/snapshot.ts";
+import { type RunningServer, startServer } from "../helpers/server.ts";
+import { buildSnapshot, FIXTURES, tempDir } from "../helpers/snapshot.ts";
 
 const SEARCH = "/api/directory";
 const READ = "/api/directory/{identifier}";
@@ -96,48 +96,97 @@ const LISTINGS: Readonly<Record<string, PublicBusiness>> = {
     postalCode: "M1 1AE",
     country: "GB",
   }),
-  "apex-electrical": listing("apex-electrical", "0b3a6f8e-1c2d-4e5f-8a9b-0c1d2e3f4a06", "apex Electrical", "Electrical", "Repairs & maintenance", {
-    city: "Toronto",
-    region: "Ontario",
-    postalCode: "M5V 2T6",
-    country: "CA",
-  }),
-  "bohm-sohne-dachdecker": listing("bohm-sohne-dachdecker", "0b3a6f8e-1c2d-4e5f-8a9b-0c1d2e3f4a03", "Böhm & Söhne Dachdecker", "Roofing", "Building & renovation", {
-    city: "München",
-    region: "Bayern",
-    postalCode: "80331",
-    country: "DE",
-  }),
-  "cafe-creme-decor": listing("cafe-creme-decor", "0b3a6f8e-1c2d-4e5f-8a9b-0c1d2e3f4a02", "Café-Crème Décor", "Painting & Decorating", "Building & renovation", {
-    city: "Lyon",
-    region: "Auvergne-Rhône-Alpes",
-    postalCode: "69002",
-    country: "FR",
-  }),
-  "evergreen-gardens-cork": listing("evergreen-gardens-cork", "0b3a6f8e-1c2d-4e5f-8a9b-0c1d2e3f4a09", "Evergreen Gardens", "Landscaping", "Outdoor & garden", {
-    city: "Cork",
-    region: "County Cork",
-    postalCode: "T12 X70A",
-    country: "IE",
-  }),
-  "evergreen-gardens-york": listing("evergreen-gardens-york", "0b3a6f8e-1c2d-4e5f-8a9b-0c1d2e3f4a08", "Evergreen Gardens", "Landscaping", "Outdoor & garden", {
-    city: "York",
-    region: "North Yorkshire",
-    postalCode: "YO1 7HH",
-    country: "GB",
-  }),
-  "joes-handyman": listing("joes-handyman", "0b3a6f8e-1c2d-4e5f-8a9b-0c1d2e3f4a04", "Joe’s Handyman Services", "Handyman", "Repairs & maintenance", {
-    city: "Leeds",
-    region: "West Yorkshire",
-    postalCode: "LS1 4DT",
-    country: "GB",
-  }),
-  "leeds-plumbing-heating": listing("leeds-plumbing-heating", "0b3a6f8e-1c2d-4e5f-8a9b-0c1d2e3f4a05", "Leeds Plumbing & Heating", "Plumbing", "Repairs & maintenance", {
-    city: "Leeds",
-    region: "West Yorkshire",
-    postalCode: "LS6 2AB",
-    country: "GB",
-  }),
+  "apex-electrical": listing(
+    "apex-electrical",
+    "0b3a6f8e-1c2d-4e5f-8a9b-0c1d2e3f4a06",
+    "apex Electrical",
+    "Electrical",
+    "Repairs & maintenance",
+    {
+      city: "Toronto",
+      region: "Ontario",
+      postalCode: "M5V 2T6",
+      country: "CA",
+    },
+  ),
+  "bohm-sohne-dachdecker": listing(
+    "bohm-sohne-dachdecker",
+    "0b3a6f8e-1c2d-4e5f-8a9b-0c1d2e3f4a03",
+    "Böhm & Söhne Dachdecker",
+    "Roofing",
+    "Building & renovation",
+    {
+      city: "München",
+      region: "Bayern",
+      postalCode: "80331",
+      country: "DE",
+    },
+  ),
+  "cafe-creme-decor": listing(
+    "cafe-creme-decor",
+    "0b3a6f8e-1c2d-4e5f-8a9b-0c1d2e3f4a02",
+    "Café-Crème Décor",
+    "Painting & Decorating",
+    "Building & renovation",
+    {
+      city: "Lyon",
+      region: "Auvergne-Rhône-Alpes",
+      postalCode: "69002",
+      country: "FR",
+    },
+  ),
+  "evergreen-gardens-cork": listing(
+    "evergreen-gardens-cork",
+    "0b3a6f8e-1c2d-4e5f-8a9b-0c1d2e3f4a09",
+    "Evergreen Gardens",
+    "Landscaping",
+    "Outdoor & garden",
+    {
+      city: "Cork",
+      region: "County Cork",
+      postalCode: "T12 X70A",
+      country: "IE",
+    },
+  ),
+  "evergreen-gardens-york": listing(
+    "evergreen-gardens-york",
+    "0b3a6f8e-1c2d-4e5f-8a9b-0c1d2e3f4a08",
+    "Evergreen Gardens",
+    "Landscaping",
+    "Outdoor & garden",
+    {
+      city: "York",
+      region: "North Yorkshire",
+      postalCode: "YO1 7HH",
+      country: "GB",
+    },
+  ),
+  "joes-handyman": listing(
+    "joes-handyman",
+    "0b3a6f8e-1c2d-4e5f-8a9b-0c1d2e3f4a04",
+    "Joe’s Handyman Services",
+    "Handyman",
+    "Repairs & maintenance",
+    {
+      city: "Leeds",
+      region: "West Yorkshire",
+      postalCode: "LS1 4DT",
+      country: "GB",
+    },
+  ),
+  "leeds-plumbing-heating": listing(
+    "leeds-plumbing-heating",
+    "0b3a6f8e-1c2d-4e5f-8a9b-0c1d2e3f4a05",
+    "Leeds Plumbing & Heating",
+    "Plumbing",
+    "Repairs & maintenance",
+    {
+      city: "Leeds",
+      region: "West Yorkshire",
+      postalCode: "LS6 2AB",
+      country: "GB",
+    },
+  ),
   "obrien-sons-plumbing": listing(
     "obrien-sons-plumbing",
     "0b3a6f8e-1c2d-4e5f-8a9b-0c1d2e3f4a01",
@@ -226,7 +275,11 @@ function unknownParameter(described: string, accepted = ACCEPTED): ErrorDetail {
 }
 
 function repeatedParameter(name: string): ErrorDetail {
-  return { code: "repeated_parameter", message: `Parameter '${name}' appears more than once.`, resolution: "Send each parameter at most once." };
+  return {
+    code: "repeated_parameter",
+    message: `Parameter '${name}' appears more than once.`,
+    resolution: "Send each parameter at most once.",
+  };
 }
 
 const BUSINESS_NOT_FOUND: ErrorDetail = {
@@ -268,7 +321,13 @@ describe("directory endpoints over the basic fixture", () => {
   });
 
   /** GET a search, assert a 200 page with exactly these listings, limit, offset and nextOffset. */
-  async function expectPage(query: string, slugs: readonly string[], limit: number, offset: number, nextOffset: number | null): Promise<void> {
+  async function expectPage(
+    query: string,
+    slugs: readonly string[],
+    limit: number,
+    offset: number,
+    nextOffset: number | null,
+  ): Promise<void> {
     const answer = await request(server.url, `${SEARCH}${query}`);
     assertSuccessHeaders(answer);
     openapi.assertBody(SEARCH, 200, answer.body);
@@ -421,7 +480,11 @@ describe("directory endpoints over the basic fixture", () => {
       // AND.
       ["all terms must match: plumbing heating", "plumbing heating", ["leeds-plumbing-heating"]],
       ["all terms must match: plumb sons", "plumb sons", ["obrien-sons-plumbing"]],
-      ["all terms must match, across name and service: evergreen landscaping", "evergreen landscaping", ["evergreen-gardens-cork", "evergreen-gardens-york"]],
+      [
+        "all terms must match, across name and service: evergreen landscaping",
+        "evergreen landscaping",
+        ["evergreen-gardens-cork", "evergreen-gardens-york"],
+      ],
       ["all terms must match: one term unmatched gives nothing", "plumbing roofing", []],
       ["all terms must match: a location word in q is not a name or service word", "plumbing dublin", []],
       ["six terms that all match", "o'brien sons plumbing plumb p s", ["obrien-sons-plumbing"]],
@@ -491,8 +554,16 @@ describe("directory endpoints over the basic fixture", () => {
     const cases: [description: string, query: string, slugs: string[]][] = [
       ["location matches the city, case-insensitively (leeds)", "location=leeds", ["joes-handyman", "leeds-plumbing-heating"]],
       ["location matches the city in upper case (LEEDS)", "location=LEEDS", ["joes-handyman", "leeds-plumbing-heating"]],
-      ["location york matches the city York and the regions North Yorkshire and West Yorkshire", "location=york", ["evergreen-gardens-york", "joes-handyman", "leeds-plumbing-heating"]],
-      ["location is a substring, also inside a word (orkshire)", "location=orkshire", ["evergreen-gardens-york", "joes-handyman", "leeds-plumbing-heating"]],
+      [
+        "location york matches the city York and the regions North Yorkshire and West Yorkshire",
+        "location=york",
+        ["evergreen-gardens-york", "joes-handyman", "leeds-plumbing-heating"],
+      ],
+      [
+        "location is a substring, also inside a word (orkshire)",
+        "location=orkshire",
+        ["evergreen-gardens-york", "joes-handyman", "leeds-plumbing-heating"],
+      ],
       ["location matches the region (county)", "location=county", ["evergreen-gardens-cork", "obrien-sons-plumbing"]],
       ["location matches the region (Bayern)", "location=bayern", ["bohm-sohne-dachdecker"]],
       ["location matches the postal code (ls1)", "location=ls1", ["joes-handyman"]],
@@ -501,8 +572,16 @@ describe("directory endpoints over the basic fixture", () => {
       ["location is accent-insensitive (munchen finds München)", "location=munchen", ["bohm-sohne-dachdecker"]],
       ["location is accent-insensitive (rhône)", `location=${encodeURIComponent("rhône")}`, ["cafe-creme-decor"]],
       ["location with a hyphen is accepted (auvergne-rhone)", "location=auvergne-rhone", ["cafe-creme-decor"]],
-      ["location written with a combining mark matches (mu + U+0308 + nchen)", `location=${encodeURIComponent("mu\u0308nchen")}`, ["bohm-sohne-dachdecker"]],
-      ["location with a space encoded as + matches (west+yorkshire)", "location=west+yorkshire", ["joes-handyman", "leeds-plumbing-heating"]],
+      [
+        "location written with a combining mark matches (mu + U+0308 + nchen)",
+        `location=${encodeURIComponent("mu\u0308nchen")}`,
+        ["bohm-sohne-dachdecker"],
+      ],
+      [
+        "location with a space encoded as + matches (west+yorkshire)",
+        "location=west+yorkshire",
+        ["joes-handyman", "leeds-plumbing-heating"],
+      ],
       ["location does not match the name or service (plumbing)", "location=plumbing", []],
       ["location does not match the country code (gb)", "location=gb", []],
       ["location that matches nothing gives an empty page", "location=paris", []],
@@ -516,7 +595,11 @@ describe("directory endpoints over the basic fixture", () => {
       ["q and location: plumbing in leeds", "q=plumbing&location=leeds", ["leeds-plumbing-heating"]],
       ["q and country: gardens in GB", "q=gardens&country=GB", ["evergreen-gardens-york"]],
       ["q and location: evergreen in cork", "q=evergreen&location=cork", ["evergreen-gardens-cork"]],
-      ["location and country: york in gb", "location=york&country=gb", ["evergreen-gardens-york", "joes-handyman", "leeds-plumbing-heating"]],
+      [
+        "location and country: york in gb",
+        "location=york&country=gb",
+        ["evergreen-gardens-york", "joes-handyman", "leeds-plumbing-heating"],
+      ],
       ["location and country that exclude each other", "location=york&country=ie", []],
       ["q, location and country together", "q=handy&location=ls1&country=gb", ["joes-handyman"]],
       ["q, location and country that exclude each other", "q=plumbing&location=leeds&country=ie", []],
@@ -550,7 +633,12 @@ describe("directory endpoints over the basic fixture", () => {
     });
 
     test("returns 400 unknown_parameter without echoing an unknown parameter name that contains markup", async () => {
-      const answer = await expectError(`${SEARCH}?${encodeURIComponent("<script>alert(1)</script>")}=1`, SEARCH, 400, unknownParameter("with an unsupported name"));
+      const answer = await expectError(
+        `${SEARCH}?${encodeURIComponent("<script>alert(1)</script>")}=1`,
+        SEARCH,
+        400,
+        unknownParameter("with an unsupported name"),
+      );
       assert.ok(!answer.text.includes("<"), answer.text);
       assert.ok(!answer.text.includes("script"), answer.text);
     });
@@ -578,7 +666,7 @@ describe("directory endpoints over the basic fixture", () => {
       ["q", "the character < inside a term", "plumb<"],
       ["q", "the character /", "plumbing/heating"],
       ["q", "the character ;", "plumbing;"],
-      ["q", "the character \"", "\"plumbing\""],
+      ["q", 'the character "', '"plumbing"'],
       ["q", "the character *", "plumb*"],
       ["q", "the character %", "100%"],
       ["q", "the character ,", "plumbing,heating"],
@@ -786,7 +874,10 @@ describe("directory paging within the 1000-offset browsing limit (generated cont
     await mkdir(join(content, "businesses", "a"), { recursive: true });
     await mkdir(join(content, "businesses", "b"), { recursive: true });
     await mkdir(join(content, "offerings"), { recursive: true });
-    await writeFile(join(content, "site.md"), "---\nname: Large Directory\nsummary: Many listings.\noperator: Fixture Ltd\ncontact:\n  email: help@fixture.example\n---\nHome.\n");
+    await writeFile(
+      join(content, "site.md"),
+      "---\nname: Large Directory\nsummary: Many listings.\noperator: Fixture Ltd\ncontact:\n  email: help@fixture.example\n---\nHome.\n",
+    );
     await writeFile(
       join(content, "offerings", "directory-api.md"),
       "---\nname: Directory API\ndescription: JSON access.\naudience: Developers\naction: Read\naccess: Free.\nfeatures: []\nsteps: []\nquestions: []\n---\nGuide.\n",
@@ -795,7 +886,12 @@ describe("directory paging within the 1000-offset browsing limit (generated cont
     for (let i = 1; i <= GENERATED; i += 1) {
       const slug = generatedSlug(i);
       const id = `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`;
-      writes.push(writeFile(join(content, "businesses", i % 2 === 0 ? "a" : "b", `${slug}.md`), generatedListing(slug, id, generatedName(i), "approved")));
+      writes.push(
+        writeFile(
+          join(content, "businesses", i % 2 === 0 ? "a" : "b", `${slug}.md`),
+          generatedListing(slug, id, generatedName(i), "approved"),
+        ),
+      );
     }
     // Listings that are not approved, named into the middle of the order: they must not take a place.
     for (const [n, status] of [
@@ -805,7 +901,12 @@ describe("directory paging within the 1000-offset browsing limit (generated cont
       [1000, "pending"],
     ] as const) {
       const slug = `hidden-${pad(n)}`;
-      writes.push(writeFile(join(content, "businesses", "a", `${slug}.md`), generatedListing(slug, `10000000-0000-4000-8000-${String(n).padStart(12, "0")}`, `Trade ${pad(n)}`, status)));
+      writes.push(
+        writeFile(
+          join(content, "businesses", "a", `${slug}.md`),
+          generatedListing(slug, `10000000-0000-4000-8000-${String(n).padStart(12, "0")}`, `Trade ${pad(n)}`, status),
+        ),
+      );
     }
     await Promise.all(writes);
     await buildSnapshot(content, join(temp.path, "dist"));

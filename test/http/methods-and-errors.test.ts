@@ -6,7 +6,13 @@ import { FIXTURES } from "../helpers/snapshot.ts";
 
 const served = serveContent(`${FIXTURES}basic`);
 
-const API_RESOURCES = ["/api/directory", "/api/directory/obrien-sons-plumbing", "/api/offerings", "/api/offerings/request-quotes", "/openapi.json"];
+const API_RESOURCES = [
+  "/api/directory",
+  "/api/directory/obrien-sons-plumbing",
+  "/api/offerings",
+  "/api/offerings/request-quotes",
+  "/openapi.json",
+];
 
 const METHOD_NOT_ALLOWED = {
   error: {
@@ -33,13 +39,21 @@ describe("unsupported methods", () => {
   }
 
   test("a POST with a malformed JSON body still answers 405, not a parse error", async () => {
-    const response = await fetch(`${served.current.url}/api/offerings`, { method: "POST", headers: { "content-type": "application/json" }, body: "{not json" });
+    const response = await fetch(`${served.current.url}/api/offerings`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{not json",
+    });
     assert.equal(response.status, 405);
     assert.deepEqual(await response.json(), METHOD_NOT_ALLOWED);
   });
 
   test("a POST with a body over the size limit still answers 405", async () => {
-    const response = await fetch(`${served.current.url}/api/directory`, { method: "POST", headers: { "content-type": "application/json" }, body: "x".repeat(100_000) });
+    const response = await fetch(`${served.current.url}/api/directory`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "x".repeat(100_000),
+    });
     assert.equal(response.status, 405);
   });
 });
@@ -57,7 +71,8 @@ describe("unknown API paths", () => {
         error: {
           code: "not_found",
           message: "There is no API endpoint at this path.",
-          resolution: "See /openapi.json for the endpoints: /api/directory, /api/directory/{identifier}, /api/offerings and /api/offerings/{slug}.",
+          resolution:
+            "See /openapi.json for the endpoints: /api/directory, /api/directory/{identifier}, /api/offerings and /api/offerings/{slug}.",
         },
       });
     });
@@ -65,7 +80,13 @@ describe("unknown API paths", () => {
 });
 
 describe("HEAD", () => {
-  for (const path of [...API_RESOURCES, "/api/directory?q=plumb&limit=1", "/api/directory/nope", "/api/offerings/nope", "/api/directory?limit=0"]) {
+  for (const path of [
+    ...API_RESOURCES,
+    "/api/directory?q=plumb&limit=1",
+    "/api/directory/nope",
+    "/api/offerings/nope",
+    "/api/directory?limit=0",
+  ]) {
     test(`HEAD ${path} answers the same status and headers as GET, without a body`, async () => {
       const get = await fetch(`${served.current.url}${path}`);
       const getBody = await get.arrayBuffer();
@@ -111,7 +132,7 @@ describe("hostile input never crashes, fails with 500 or leaks internals", () =>
     [`/api/directory?q=${"a%20".repeat(1000)}`, {}, 400],
     [`/api/directory?q=${"a".repeat(20_000)}`, {}, 431],
     ["/api/offerings?q=%F0%9F%92%A9%20%3Cscript%3E", {}, 200],
-    ["/api/offerings", { "if-none-match": "garbage,,, W/ ,\"\"*" }, 200],
+    ["/api/offerings", { "if-none-match": 'garbage,,, W/ ,""*' }, 200],
     ["/api/offerings", { accept: "}{;;;q=x" }, 200],
     ["/api/offerings/%E2%80%AE", {}, 404],
   ];

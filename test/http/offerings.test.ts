@@ -7,8 +7,8 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import type { Offering } from "../../src/schemas/offering.ts";
 import { OpenApiValidator } from "../helpers/openapi.ts";
-import { startServer, type RunningServer } from "../helpers/server.ts";
-import { FIXTURES, buildSnapshot, tempDir } from "../helpers/snapshot.ts";
+import { type RunningServer, startServer } from "../helpers/server.ts";
+import { buildSnapshot, FIXTURES, tempDir } from "../helpers/snapshot.ts";
 
 const LIST = "/api/offerings";
 const READ = "/api/offerings/{slug}";
@@ -340,7 +340,11 @@ describe("read one offering (endpoint 4)", () => {
       guideUrl: "http://localhost:3000/offerings/request-quotes",
       markdownUrl: "http://localhost:3000/offerings/request-quotes/index.md",
       features: [
-        { title: "One form", text: "Describe the job once, with photos.", link: { href: "https://fixture.example/quotes/new", label: "Start a request" } },
+        {
+          title: "One form",
+          text: "Describe the job once, with photos.",
+          link: { href: "https://fixture.example/quotes/new", label: "Start a request" },
+        },
         { title: "Up to three quotes", text: "Local trades answer within two days." },
       ],
       steps: ["Describe the job", "Compare the quotes"],

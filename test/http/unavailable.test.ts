@@ -5,8 +5,8 @@ import { after, before, describe, test } from "node:test";
 import { SNAPSHOT_FILES } from "../../src/snapshot/files.ts";
 import { loadSnapshot } from "../../src/snapshot/load.ts";
 import { OpenApiValidator } from "../helpers/openapi.ts";
-import { startServer, type RunningServer } from "../helpers/server.ts";
-import { FIXTURES, buildSnapshot, tempDir } from "../helpers/snapshot.ts";
+import { type RunningServer, startServer } from "../helpers/server.ts";
+import { buildSnapshot, FIXTURES, tempDir } from "../helpers/snapshot.ts";
 
 const UNAVAILABLE = {
   error: {

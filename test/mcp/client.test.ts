@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { McpError, type CallToolResult, type TextContent } from "@modelcontextprotocol/sdk/types.js";
+import { type CallToolResult, McpError, type TextContent } from "@modelcontextprotocol/sdk/types.js";
 import { invalidParameter, unknownParameter } from "../../src/core/errors.ts";
 import { PublicBusinessSchema } from "../../src/schemas/business.ts";
 import { ErrorBodySchema } from "../../src/schemas/error.ts";
@@ -15,7 +15,7 @@ import {
   OfferingsQuerySchema,
 } from "../../src/schemas/parameters.ts";
 import { DirectoryPageSchema, OfferingListSchema } from "../../src/schemas/responses.ts";
-import { PROTOCOL_VERSIONS, connectClient, rest, startMcpServer, type McpTestServer } from "./helpers.ts";
+import { connectClient, type McpTestServer, PROTOCOL_VERSIONS, rest, startMcpServer } from "./helpers.ts";
 
 let server: McpTestServer;
 
@@ -60,7 +60,10 @@ function assertSuccess(result: CallToolResult, expected: unknown, listingText: b
 function assertFailure(result: CallToolResult, expected: unknown): void {
   assert.equal(result.isError, true);
   assert.deepEqual(result.structuredContent, expected);
-  assert.deepEqual(texts(result).map((text) => JSON.parse(text)), [expected]);
+  assert.deepEqual(
+    texts(result).map((text) => JSON.parse(text)),
+    [expected],
+  );
 }
 
 for (const version of PROTOCOL_VERSIONS) {
@@ -104,7 +107,10 @@ for (const version of PROTOCOL_VERSIONS) {
         ["search_offerings", "List or search the offerings", OfferingsQuerySchema, OfferingListSchema],
         ["get_offering", "Read an offering", OfferingParamsSchema, OfferingSchema],
       ] as const;
-      assert.deepEqual(tools.map((tool) => tool.name), expected.map(([name]) => name));
+      assert.deepEqual(
+        tools.map((tool) => tool.name),
+        expected.map(([name]) => name),
+      );
       for (const [name, title, input, output] of expected) {
         const tool = tools.find((candidate) => candidate.name === name);
         assert.ok(tool);
@@ -156,7 +162,10 @@ for (const version of PROTOCOL_VERSIONS) {
       }
       const all = (await rest(server, "/api/directory?limit=25")).body as { items: { slug: string }[]; nextOffset: null };
       assert.equal(all.nextOffset, null);
-      assert.deepEqual(slugs, all.items.map((item) => item.slug));
+      assert.deepEqual(
+        slugs,
+        all.items.map((item) => item.slug),
+      );
       assert.equal(pages, Math.ceil(all.items.length / 3));
     });
 
@@ -200,7 +209,10 @@ for (const version of PROTOCOL_VERSIONS) {
       const invalid = invalidParameter("identifier", DIRECTORY_RULES).toBody();
       assertFailure(await call("get_business", {}), invalid);
       assertFailure(await call("get_business", { identifier: 42 }), invalid);
-      assertFailure(await call("get_business", { identifier: "joes-handyman", extra: true }), unknownParameter("extra", ["identifier"]).toBody());
+      assertFailure(
+        await call("get_business", { identifier: "joes-handyman", extra: true }),
+        unknownParameter("extra", ["identifier"]).toBody(),
+      );
     });
 
     test("search_offerings answers what GET /api/offerings answers", async () => {
@@ -242,7 +254,8 @@ for (const version of PROTOCOL_VERSIONS) {
 
     test("resources/list lists llms.txt, the full catalog, every guide and the API documentation", async () => {
       const { resources } = await client.listResources();
-      const offerings = ((await rest(server, "/api/offerings")).body as { items: { slug: string; name: string; description: string }[] }).items;
+      const offerings = ((await rest(server, "/api/offerings")).body as { items: { slug: string; name: string; description: string }[] })
+        .items;
       const base = server.baseUrl;
       assert.deepEqual(
         resources.map(({ uri, name, mimeType }) => ({ uri, name, mimeType })),
@@ -288,7 +301,11 @@ for (const version of PROTOCOL_VERSIONS) {
     });
 
     test("resources/read of an unknown URI is the protocol's resource-not-found error (-32002)", async () => {
-      for (const uri of [`${server.baseUrl}/no-such-page.md`, "https://elsewhere.example/llms.txt", `${server.baseUrl}/businesses/index.md`]) {
+      for (const uri of [
+        `${server.baseUrl}/no-such-page.md`,
+        "https://elsewhere.example/llms.txt",
+        `${server.baseUrl}/businesses/index.md`,
+      ]) {
         await assert.rejects(client.readResource({ uri }), (error: unknown) => {
           assert.ok(error instanceof McpError);
           assert.equal(error.code, -32002);

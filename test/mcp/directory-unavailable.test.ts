@@ -5,7 +5,7 @@ import { after, before, test } from "node:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { SNAPSHOT_FILES } from "../../src/snapshot/files.ts";
-import { connectClient, rest, startMcpServer, type McpTestServer } from "./helpers.ts";
+import { connectClient, type McpTestServer, rest, startMcpServer } from "./helpers.ts";
 
 let server: McpTestServer;
 let client: Client;

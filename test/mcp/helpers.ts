@@ -1,15 +1,15 @@
+import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
+import { createServer } from "node:net";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { isInitializeRequest, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
-import { createServer } from "node:net";
 import type { FastifyInstance } from "fastify";
 import { readConfig } from "../../src/config.ts";
 import { CatalogService } from "../../src/core/service.ts";
 import { buildApp } from "../../src/http/app.ts";
 import { loadSnapshot } from "../../src/snapshot/load.ts";
-import { FIXTURES, buildSnapshot, tempDir } from "../helpers/snapshot.ts";
+import { buildSnapshot, FIXTURES, tempDir } from "../helpers/snapshot.ts";
 
 export const PROTOCOL_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26"] as const;
 
@@ -86,7 +86,10 @@ class VersionedTransport extends StreamableHTTPClientTransport {
 }
 
 /** The SDK's Client connected over HTTP, having negotiated `protocolVersion`. */
-export async function connectClient(server: McpTestServer, protocolVersion: string): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+export async function connectClient(
+  server: McpTestServer,
+  protocolVersion: string,
+): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
   const transport = new VersionedTransport(new URL(`${server.url}/mcp`), protocolVersion);
   const client = new Client({ name: "mcp-tests", version: "1.0.0" });
   await client.connect(transport);
@@ -116,7 +119,9 @@ export function raw(server: McpTestServer, method: string, headers: Record<strin
     const request = httpRequest({ host: "127.0.0.1", port: server.port, path: "/mcp", method, headers, setHost: false }, (response) => {
       const chunks: Buffer[] = [];
       response.on("data", (chunk: Buffer) => chunks.push(chunk));
-      response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks).toString("utf8") }));
+      response.on("end", () =>
+        resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks).toString("utf8") }),
+      );
       response.on("error", reject);
     });
     request.on("error", reject);

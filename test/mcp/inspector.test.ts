@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
+import { after, before, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { after, before, test } from "node:test";
-import { rest, startMcpServer, type McpTestServer } from "./helpers.ts";
+import { type McpTestServer, rest, startMcpServer } from "./helpers.ts";
 
 /**
  * The official MCP Inspector's CLI against the running server, as a user would run it:
@@ -22,13 +22,18 @@ after(async () => {
 });
 
 async function inspector(...args: string[]): Promise<unknown> {
-  const { stdout } = await run(process.execPath, [INSPECTOR, "--cli", `${server.url}/mcp`, "--transport", "http", ...args], { timeout: 60_000 });
+  const { stdout } = await run(process.execPath, [INSPECTOR, "--cli", `${server.url}/mcp`, "--transport", "http", ...args], {
+    timeout: 60_000,
+  });
   return JSON.parse(stdout);
 }
 
 test("the MCP Inspector CLI lists the four tools", async () => {
   const result = (await inspector("--method", "tools/list")) as { tools: { name: string; annotations: { readOnlyHint: boolean } }[] };
-  assert.deepEqual(result.tools.map((tool) => tool.name), ["search_businesses", "get_business", "search_offerings", "get_offering"]);
+  assert.deepEqual(
+    result.tools.map((tool) => tool.name),
+    ["search_businesses", "get_business", "search_offerings", "get_offering"],
+  );
   assert.ok(result.tools.every((tool) => tool.annotations.readOnlyHint));
 });
 

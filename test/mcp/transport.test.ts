@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { connect } from "node:net";
 import { after, before, describe, test } from "node:test";
-import { PROTOCOL_VERSIONS, post, postHeaders, raw, rpcError, startMcpServer, type McpTestServer, type RawResponse } from "./helpers.ts";
+import { type McpTestServer, PROTOCOL_VERSIONS, post, postHeaders, type RawResponse, raw, rpcError, startMcpServer } from "./helpers.ts";
 
 let server: McpTestServer;
 
@@ -27,7 +27,10 @@ const NOT_ALLOWED = rpcError(
 );
 const NOT_ACCEPTABLE = rpcError(-32000, "Not Acceptable: the Accept header must list both application/json and text/event-stream.");
 const UNSUPPORTED_TYPE = rpcError(-32000, "Unsupported Media Type: Content-Type must be application/json.");
-const UNSUPPORTED_VERSION = rpcError(-32000, "Bad Request: unsupported MCP-Protocol-Version; supported versions: 2025-11-25, 2025-06-18, 2025-03-26.");
+const UNSUPPORTED_VERSION = rpcError(
+  -32000,
+  "Bad Request: unsupported MCP-Protocol-Version; supported versions: 2025-11-25, 2025-06-18, 2025-03-26.",
+);
 const PARSE_ERROR = rpcError(-32700, "Parse error: the body is not valid JSON.");
 const BATCH = rpcError(-32600, "Invalid Request: batches are not supported; send one JSON-RPC message per POST.");
 const NOT_JSON_RPC = rpcError(-32600, "Invalid Request: the body is not a JSON-RPC 2.0 message.");
@@ -118,25 +121,48 @@ describe("methods", () => {
 
 describe("DNS-rebinding protection", () => {
   test("answers 403 when Host is not BASE_URL's host", async () => {
-    for (const host of ["evil.example", `evil.example:${server.port}`, `localhost:${server.port + 1}`, `user@localhost:${server.port}`, "localhost"]) {
+    for (const host of [
+      "evil.example",
+      `evil.example:${server.port}`,
+      `localhost:${server.port + 1}`,
+      `user@localhost:${server.port}`,
+      "localhost",
+    ]) {
       assertJson(await post(server, PING, { host }), 403, FORBIDDEN_HOST);
     }
   });
 
   test("accepts localhost, 127.0.0.1 and [::1] on BASE_URL's port, and hosts allowed by configuration", async () => {
-    for (const host of [`localhost:${server.port}`, `LOCALHOST:${server.port}`, `127.0.0.1:${server.port}`, `[::1]:${server.port}`, "mcp.example"]) {
+    for (const host of [
+      `localhost:${server.port}`,
+      `LOCALHOST:${server.port}`,
+      `127.0.0.1:${server.port}`,
+      `[::1]:${server.port}`,
+      "mcp.example",
+    ]) {
       assertJson(await post(server, PING, { host }), 200, PONG);
     }
   });
 
   test("answers 403 when Origin is present and not BASE_URL's origin or an allowed one", async () => {
-    for (const origin of ["https://evil.example", "null", `http://localhost:${server.port}.evil.example`, `https://localhost:${server.port}`, "https://app.example/path"]) {
+    for (const origin of [
+      "https://evil.example",
+      "null",
+      `http://localhost:${server.port}.evil.example`,
+      `https://localhost:${server.port}`,
+      "https://app.example/path",
+    ]) {
       assertJson(await post(server, PING, { origin }), 403, FORBIDDEN_ORIGIN);
     }
   });
 
   test("accepts BASE_URL's origin, its loopback equivalents and origins allowed by configuration", async () => {
-    for (const origin of [`http://localhost:${server.port}`, `http://127.0.0.1:${server.port}`, `http://[::1]:${server.port}`, "https://app.example"]) {
+    for (const origin of [
+      `http://localhost:${server.port}`,
+      `http://127.0.0.1:${server.port}`,
+      `http://[::1]:${server.port}`,
+      "https://app.example",
+    ]) {
       assertJson(await post(server, PING, { origin }), 200, PONG);
     }
   });
@@ -149,7 +175,13 @@ describe("DNS-rebinding protection", () => {
   test("answers a foreign Host with 403 without reading the body", async () => {
     const declared = 10 * 1024 * KIB;
     const { response, sent } = await sendUntilAnswered(
-      head(["POST /mcp HTTP/1.1", "Host: evil.example", "Accept: application/json, text/event-stream", "Content-Type: application/json", `Content-Length: ${declared}`]),
+      head([
+        "POST /mcp HTTP/1.1",
+        "Host: evil.example",
+        "Accept: application/json, text/event-stream",
+        "Content-Type: application/json",
+        `Content-Length: ${declared}`,
+      ]),
       () => repeat(Buffer.alloc(16 * KIB, 0x20), declared / (16 * KIB)),
     );
     const answer = statusAndBody(response);
@@ -234,7 +266,13 @@ describe("headers", () => {
   });
 
   test("answers 415 when Content-Type is not application/json", async () => {
-    for (const contentType of [undefined, "text/plain", "application/json-patch+json", "text/plain; a=application/json", "application/json, text/plain"]) {
+    for (const contentType of [
+      undefined,
+      "text/plain",
+      "application/json-patch+json",
+      "text/plain; a=application/json",
+      "application/json, text/plain",
+    ]) {
       assertJson(await post(server, PING, { "content-type": contentType }), 415, UNSUPPORTED_TYPE);
     }
   });
@@ -271,7 +309,15 @@ describe("messages", () => {
   });
 
   test("answers JSON that is no JSON-RPC message with 400 and -32600", async () => {
-    const bodies = [{}, null, 42, { jsonrpc: "1.0", id: 1, method: "ping" }, { jsonrpc: "2.0", id: null, method: "ping" }, { jsonrpc: "2.0", id: 1 }, { ...PING, params: 5 }];
+    const bodies = [
+      {},
+      null,
+      42,
+      { jsonrpc: "1.0", id: 1, method: "ping" },
+      { jsonrpc: "2.0", id: null, method: "ping" },
+      { jsonrpc: "2.0", id: 1 },
+      { ...PING, params: 5 },
+    ];
     for (const body of [...bodies.map((value) => JSON.stringify(value)), '"ping"']) {
       assertJson(await post(server, body), 400, NOT_JSON_RPC);
     }
@@ -314,16 +360,29 @@ describe("messages", () => {
   test("answers invalid params of every method with -32602, never an internal error", async () => {
     const cases: [string, unknown, string][] = [
       ["initialize", {}, "Invalid params for initialize; see the MCP specification for its parameters."],
-      ["initialize", { protocolVersion: 5, capabilities: {}, clientInfo: { name: "x", version: "1" } }, "Invalid params for initialize; see the MCP specification for its parameters."],
+      [
+        "initialize",
+        { protocolVersion: 5, capabilities: {}, clientInfo: { name: "x", version: "1" } },
+        "Invalid params for initialize; see the MCP specification for its parameters.",
+      ],
       ["tools/list", { cursor: 5 }, "Invalid params for tools/list; see the MCP specification for its parameters."],
       ["resources/list", { cursor: [] }, "Invalid params for resources/list; see the MCP specification for its parameters."],
       ["resources/read", {}, "Invalid params for resources/read; see the MCP specification for its parameters."],
       ["resources/read", { uri: 1 }, "Invalid params for resources/read; see the MCP specification for its parameters."],
     ];
     for (const [method, params, message] of cases) {
-      assertJson(await post(server, { jsonrpc: "2.0", id: 9, method, params }), 200, { jsonrpc: "2.0", id: 9, error: { code: -32602, message } });
+      assertJson(await post(server, { jsonrpc: "2.0", id: 9, method, params }), 200, {
+        jsonrpc: "2.0",
+        id: 9,
+        error: { code: -32602, message },
+      });
     }
-    for (const params of [{}, { name: 5 }, { name: "search_businesses", arguments: "q=plumb" }, { name: "search_businesses", arguments: [] }]) {
+    for (const params of [
+      {},
+      { name: 5 },
+      { name: "search_businesses", arguments: "q=plumb" },
+      { name: "search_businesses", arguments: [] },
+    ]) {
       const response = await post(server, { jsonrpc: "2.0", id: 10, method: "tools/call", params });
       assert.equal(response.status, 200);
       const body = JSON.parse(response.body) as { id: number; error: { code: number; message: string } };
@@ -341,7 +400,12 @@ describe("messages", () => {
     const body = JSON.parse(response.body) as { result: { isError: boolean; structuredContent: { error: { code: string } } } };
     assert.equal(body.result.isError, true);
     assert.equal(body.result.structuredContent.error.code, "invalid_parameter");
-    const huge = await post(server, { jsonrpc: "2.0", id: 6, method: "tools/call", params: { name: "search_businesses", arguments: { offset: 1e300 } } });
+    const huge = await post(server, {
+      jsonrpc: "2.0",
+      id: 6,
+      method: "tools/call",
+      params: { name: "search_businesses", arguments: { offset: 1e300 } },
+    });
     assert.equal((JSON.parse(huge.body) as { result: { isError: boolean } }).result.isError, true);
   });
 

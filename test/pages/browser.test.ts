@@ -2,9 +2,9 @@ import assert from "node:assert/strict";
 import { mkdir } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { after, before, test } from "node:test";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
-import { startServer, type RunningServer } from "../helpers/server.ts";
-import { FIXTURES, buildSnapshot, tempDir } from "../helpers/snapshot.ts";
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { type RunningServer, startServer } from "../helpers/server.ts";
+import { buildSnapshot, FIXTURES, tempDir } from "../helpers/snapshot.ts";
 
 const require = createRequire(import.meta.url);
 const AXE = require.resolve("axe-core");
@@ -24,12 +24,23 @@ before(async () => {
   await mkdir(SCREENSHOTS, { recursive: true });
   browser = await chromium.launch({
     executablePath: "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
   });
   // bypassCSP lets axe-core be injected; it also means only the escaping keeps hostile text inert here.
   context = await browser.newContext({ bypassCSP: true, javaScriptEnabled: true });
   // The quote form lives on another site; answer it locally so the test never leaves the machine.
-  await context.route(`${QUOTE_FORM}**`, (route) => route.fulfill({ status: 200, contentType: "text/html", body: "<!doctype html><title>Quote form</title><h1>Quote form</h1>" }));
+  await context.route(`${QUOTE_FORM}**`, (route) =>
+    route.fulfill({ status: 200, contentType: "text/html", body: "<!doctype html><title>Quote form</title><h1>Quote form</h1>" }),
+  );
 });
 after(async () => {
   await context?.close();
@@ -52,7 +63,9 @@ async function seriousViolations(page: Page): Promise<string[]> {
     const result = await axe.run();
     return result.violations.map(({ id, impact, nodes }) => ({ id, impact, nodes: nodes.map((node) => ({ target: node.target })) }));
   });
-  return violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+  return violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
 }
 
 /** A page that records dialogs, console errors and uncaught page errors. */
@@ -119,7 +132,11 @@ test("every other page kind has no serious or critical accessibility violations"
     await page.goto(`${server.url}${path}`);
     await check(page, name);
     // The 400 and 404 pages log their status as a console error; nothing else may.
-    assert.deepEqual(problems.filter((problem) => !/status of (400|404)/.test(problem)), [], name);
+    assert.deepEqual(
+      problems.filter((problem) => !/status of (400|404)/.test(problem)),
+      [],
+      name,
+    );
     await page.close();
   }
 });

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { after, before, test } from "node:test";
-import { startServer, type RunningServer } from "../helpers/server.ts";
-import { SAMPLE_CONTENT, TEST_BASE_URL, buildSnapshot, tempDir } from "../helpers/snapshot.ts";
+import { type RunningServer, startServer } from "../helpers/server.ts";
+import { buildSnapshot, SAMPLE_CONTENT, TEST_BASE_URL, tempDir } from "../helpers/snapshot.ts";
 import { markdownLinks, sitemapLinks } from "./links.ts";
 
 let server: RunningServer;
@@ -27,7 +27,9 @@ const POST_ONLY = new Set([`${TEST_BASE_URL}/mcp`]);
 test("every link on this site in llms.txt, llms-full.txt, the Markdown pages and sitemap.xml answers 200", async () => {
   const manifest = JSON.parse(await readFile(`${dist}/data/manifest.json`, "utf8")) as { pages: string[] };
   const markdownPages = manifest.pages.filter((path) => path.endsWith(".md") || path.endsWith(".txt"));
-  assert.ok(markdownPages.includes("/llms.txt") && markdownPages.includes("/llms-full.txt") && markdownPages.includes("/businesses/index.md"));
+  assert.ok(
+    markdownPages.includes("/llms.txt") && markdownPages.includes("/llms-full.txt") && markdownPages.includes("/businesses/index.md"),
+  );
 
   const links = new Set<string>();
   for (const path of markdownPages) {
@@ -52,7 +54,10 @@ test("every link on this site in llms.txt, llms-full.txt, the Markdown pages and
 
 test("every sitemap URL is an HTML page and every Markdown profile is reachable from the directory overview", async () => {
   const overview = await (await fetch(`${server.url}/businesses/index.md`)).text();
-  const manifest = JSON.parse(await readFile(`${dist}/data/manifest.json`, "utf8")) as { pages: string[]; counts: { businesses: number; offerings: number } };
+  const manifest = JSON.parse(await readFile(`${dist}/data/manifest.json`, "utf8")) as {
+    pages: string[];
+    counts: { businesses: number; offerings: number };
+  };
   const profiles = markdownLinks(overview).filter((link) => /\/businesses\/[^/]+\/index\.md$/.test(link));
   assert.equal(profiles.length, manifest.counts.businesses);
   const sitemap = sitemapLinks(await (await fetch(`${server.url}/sitemap.xml`)).text());

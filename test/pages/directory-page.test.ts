@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { rm } from "node:fs/promises";
 import { after, before, describe, test } from "node:test";
-import { serveContent, startServer, type RunningServer } from "../helpers/server.ts";
-import { FIXTURES, TEST_BASE_URL, buildSnapshot, tempDir } from "../helpers/snapshot.ts";
+import { type RunningServer, serveContent, startServer } from "../helpers/server.ts";
+import { buildSnapshot, FIXTURES, TEST_BASE_URL, tempDir } from "../helpers/snapshot.ts";
 
 const served = serveContent(`${FIXTURES}pages-hostile`);
 
@@ -14,8 +14,16 @@ test("the directory page without a search lists the first ten listings in name o
   assert.equal(response.status, 200);
   const html = await response.text();
   assert.deepEqual(profileLinks(html), [
-    "abbott-plumbing", "baker-plumbing", "carter-plumbing", "dalton-plumbing", "ellis-plumbing",
-    "foster-plumbing", "grant-plumbing", "hostile-listing", "hughes-plumbing", "irwin-plumbing",
+    "abbott-plumbing",
+    "baker-plumbing",
+    "carter-plumbing",
+    "dalton-plumbing",
+    "ellis-plumbing",
+    "foster-plumbing",
+    "grant-plumbing",
+    "hostile-listing",
+    "hughes-plumbing",
+    "irwin-plumbing",
   ]);
   assert.ok(html.includes('<a rel="next" href="/businesses?offset=10">Next page</a>'));
   assert.ok(html.includes("Showing results 1 to 10; more on the next page."));
@@ -48,8 +56,16 @@ test("a search with no match says so with status 200", async () => {
 
 const INVALID: [string, string, string][] = [
   ["country=GBR", "country", "Country code must be a two-letter country code such as GB."],
-  ["q=%3Cscript%3E", "q", "Service or name must be at most 120 characters and at most 6 terms of letters, digits, spaces, apostrophes, periods, ampersands and hyphens."],
-  ["location=" + "x".repeat(81), "location", "Town, region or postcode must be at most 80 characters of letters, digits, spaces, apostrophes, periods, ampersands and hyphens."],
+  [
+    "q=%3Cscript%3E",
+    "q",
+    "Service or name must be at most 120 characters and at most 6 terms of letters, digits, spaces, apostrophes, periods, ampersands and hyphens.",
+  ],
+  [
+    `location=${"x".repeat(81)}`,
+    "location",
+    "Town, region or postcode must be at most 80 characters of letters, digits, spaces, apostrophes, periods, ampersands and hyphens.",
+  ],
   ["offset=1001", "offset", "Page position (offset) must be a whole number from 0 to 1000."],
   ["offset=-1", "offset", "Page position (offset) must be a whole number from 0 to 1000."],
   ["q=a+b+c+d+e+f+g", "q", "Service or name must be at most 120 characters and at most 6 terms"],
@@ -86,7 +102,11 @@ test("Accept text/markdown on a search gets the results as Markdown with a next-
   assert.equal(response.headers.get("vary"), "Accept");
   const body = await response.text();
   assert.ok(body.includes("Search: q = plumb; country = GB."));
-  assert.ok(body.includes(`- [Abbott Plumbing](<${TEST_BASE_URL}/businesses/abbott-plumbing/index.md>): Plumbing (Repairs & maintenance), Leeds, West Yorkshire, United Kingdom`));
+  assert.ok(
+    body.includes(
+      `- [Abbott Plumbing](<${TEST_BASE_URL}/businesses/abbott-plumbing/index.md>): Plumbing (Repairs & maintenance), Leeds, West Yorkshire, United Kingdom`,
+    ),
+  );
   assert.ok(body.includes(`Next page: ${TEST_BASE_URL}/businesses?q=plumb&country=GB&offset=10`));
 });
 
@@ -127,7 +147,10 @@ describe("when the directory data is unavailable", () => {
       assert.equal(response.headers.get("content-type"), type, path);
       assert.equal(response.headers.get("cache-control"), "no-store", path);
       const body = await response.text();
-      assert.ok(body.includes(type.startsWith("text/html") ? "The directory is unavailable right now" : "This is not an empty result"), path);
+      assert.ok(
+        body.includes(type.startsWith("text/html") ? "The directory is unavailable right now" : "This is not an empty result"),
+        path,
+      );
     }
     assert.equal((await fetch(`${broken.url}/offerings/request-quotes`)).status, 200);
   });

@@ -3,7 +3,8 @@ import { test } from "node:test";
 import { serveContent } from "../helpers/server.ts";
 import { FIXTURES, TEST_BASE_URL } from "../helpers/snapshot.ts";
 
-const BROWSER_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7";
+const BROWSER_ACCEPT =
+  "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7";
 const POINTER = `> For AI agents: the index of this site is ${TEST_BASE_URL}/llms.txt`;
 
 /** Every page kind: its HTML URL and its explicit Markdown URL. */
@@ -53,7 +54,11 @@ for (const { kind, path, markdown, h1 } of PAGE_KINDS) {
     const html = await response.text();
     assert.ok(html.startsWith("<!doctype html>"));
     assert.ok(html.includes(`<link rel="alternate" type="text/markdown" href="${markdown}">`));
-    assert.ok(html.includes(`<p class="visually-hidden" data-agent-note>Note for AI agents: this page is also available as Markdown at ${TEST_BASE_URL}${markdown}`));
+    assert.ok(
+      html.includes(
+        `<p class="visually-hidden" data-agent-note>Note for AI agents: this page is also available as Markdown at ${TEST_BASE_URL}${markdown}`,
+      ),
+    );
     assert.ok(html.includes(`${TEST_BASE_URL}/llms.txt`));
   });
 }
@@ -182,7 +187,10 @@ test("llms.txt, sitemap.xml, robots.txt and the stylesheet are served with their
     assert.equal(response.status, 200, path);
     assert.equal(response.headers.get("content-type"), type, path);
   }
-  assert.equal(await (await get("/robots.txt")).text(), `# Free, read-only public catalog. Please cache results and avoid bulk scraping.\nUser-agent: *\nAllow: /\n\nSitemap: ${TEST_BASE_URL}/sitemap.xml\n`);
+  assert.equal(
+    await (await get("/robots.txt")).text(),
+    `# Free, read-only public catalog. Please cache results and avoid bulk scraping.\nUser-agent: *\nAllow: /\n\nSitemap: ${TEST_BASE_URL}/sitemap.xml\n`,
+  );
 });
 
 test("llms.txt follows the llmstxt.org layout: H1, blockquote summary, H2 sections of links with notes", async () => {
@@ -193,7 +201,11 @@ test("llms.txt follows the llmstxt.org layout: H1, blockquote summary, H2 sectio
   assert.deepEqual(sections, ["## Guides", "## API", "## Directory", "## Contact", "## Optional"]);
   const links = lines.filter((line) => line.startsWith("- "));
   for (const line of links) assert.match(line, /^- \[[^\]]+\]\(http:\/\/localhost:3000\/[^)]*\): \S/);
-  assert.ok(links.includes(`- [Request quotes](${TEST_BASE_URL}/offerings/request-quotes/index.md): Describe a job once and hear back from local trades.`));
+  assert.ok(
+    links.includes(
+      `- [Request quotes](${TEST_BASE_URL}/offerings/request-quotes/index.md): Describe a job once and hear back from local trades.`,
+    ),
+  );
   assert.ok(links.some((line) => line.startsWith(`- [MCP endpoint](${TEST_BASE_URL}/mcp): POST only`)));
   assert.ok(links.some((line) => line.startsWith(`- [OpenAPI 3.1 document](${TEST_BASE_URL}/openapi.json)`)));
 });

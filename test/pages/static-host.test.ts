@@ -3,7 +3,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, test } from "node:test";
 import sirv from "sirv";
-import { SAMPLE_CONTENT, TEST_BASE_URL, buildSnapshot, tempDir } from "../helpers/snapshot.ts";
+import { buildSnapshot, SAMPLE_CONTENT, TEST_BASE_URL, tempDir } from "../helpers/snapshot.ts";
 import { markdownLinks } from "./links.ts";
 
 let server: Server;

@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import type { CatalogService } from "../../core/service.ts";
 import { PublicBusinessSchema } from "../../schemas/business.ts";
 import { ErrorBodySchema } from "../../schemas/error.ts";
-import { DIRECTORY_RULES, DirectoryParamsSchema, DirectorySearchQuerySchema, type DirectorySearchQuery } from "../../schemas/parameters.ts";
+import { DIRECTORY_RULES, DirectoryParamsSchema, type DirectorySearchQuery, DirectorySearchQuerySchema } from "../../schemas/parameters.ts";
 import { DirectoryPageSchema } from "../../schemas/responses.ts";
 import { readOnlyRoute } from "../read-only.ts";
 
@@ -26,4 +26,4 @@ export function directoryRoutes(app: FastifyInstance, service: CatalogService): 
   });
 }
 
-export { NO_QUERY, errors as errorResponses };
+export { errors as errorResponses, NO_QUERY };

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from "fastify";
 import type { CatalogService } from "../../core/service.ts";
 import { OfferingSchema } from "../../schemas/offering.ts";
-import { OFFERINGS_RULES, OfferingParamsSchema, OfferingsQuerySchema, type OfferingsQuery } from "../../schemas/parameters.ts";
+import { OFFERINGS_RULES, OfferingParamsSchema, type OfferingsQuery, OfferingsQuerySchema } from "../../schemas/parameters.ts";
 import { OfferingListSchema } from "../../schemas/responses.ts";
 import { readOnlyRoute } from "../read-only.ts";
-import { NO_QUERY, errorResponses } from "./directory.ts";
+import { errorResponses, NO_QUERY } from "./directory.ts";
 
 /** GET /api/offerings and GET /api/offerings/{slug}. */
 export function offeringRoutes(app: FastifyInstance, service: CatalogService): void {

@@ -10,7 +10,10 @@ export function openapiRoute(app: FastifyInstance, service: CatalogService): voi
     config: { cacheable: true },
     handler: async (_request, reply) => {
       const snapshot = service.current();
-      return reply.type("application/json; charset=utf-8").header("etag", documentTag(snapshot, "/openapi.json", snapshot.openapi)).send(snapshot.openapi);
+      return reply
+        .type("application/json; charset=utf-8")
+        .header("etag", documentTag(snapshot, "/openapi.json", snapshot.openapi))
+        .send(snapshot.openapi);
     },
   });
 }

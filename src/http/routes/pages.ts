@@ -1,28 +1,28 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { ApiError, directoryUnavailable } from "../../core/errors.ts";
 import type { CatalogService } from "../../core/service.ts";
-import { directoryIdentifierProperty } from "../../schemas/parameters.ts";
+import { type DirectoryView, directoryHtml, directoryProblemMarkdown, directoryResultsMarkdown } from "../../pages/directory.ts";
 import { parseDirectoryQuery } from "../../pages/directory-query.ts";
-import { directoryHtml, directoryProblemMarkdown, directoryResultsMarkdown, type DirectoryView } from "../../pages/directory.ts";
 import { prefersMarkdown } from "../../pages/negotiation.ts";
 import { notFoundHtml, notFoundMarkdown } from "../../pages/not-found.ts";
 import {
   API_DOCS_PATH,
+  businessPagePath,
   CONTACT_PATH,
   DIRECTORY_PATH,
   HOME_PATH,
+  htmlPath,
   LLMS_FULL_PATH,
   LLMS_PATH,
+  markdownPath,
+  offeringPagePath,
   ROBOTS_PATH,
   SITEMAP_PATH,
   STYLESHEET_PATH,
-  businessPagePath,
-  htmlPath,
-  markdownPath,
-  offeringPagePath,
 } from "../../pages/paths.ts";
-import type { NotFoundPage } from "../errors.ts";
+import { directoryIdentifierProperty } from "../../schemas/parameters.ts";
 import { documentTag } from "../caching.ts";
+import type { NotFoundPage } from "../errors.ts";
 import { readOnlyRoute } from "../read-only.ts";
 
 const HTML = "text/html; charset=utf-8";
@@ -70,7 +70,11 @@ export function pageRoutes(app: FastifyInstance, service: CatalogService): NotFo
   function sendUnavailable(reply: FastifyReply, markdown: boolean, error: ApiError): FastifyReply {
     const site = service.current().site;
     const view = { kind: "unavailable", form: {} } as const;
-    reply.code(503).headers(error.headers).header("vary", "Accept").header("link", linkHeaders(markdownPath(DIRECTORY_PATH)));
+    reply
+      .code(503)
+      .headers(error.headers)
+      .header("vary", "Accept")
+      .header("link", linkHeaders(markdownPath(DIRECTORY_PATH)));
     return markdown ? reply.type(MARKDOWN).send(directoryProblemMarkdown(site, view)) : reply.type(HTML).send(directoryHtml(site, view));
   }
 
@@ -112,7 +116,12 @@ export function pageRoutes(app: FastifyInstance, service: CatalogService): NotFo
   }
 
   /** The business named in the URL, checked against the directory (503 when it is unavailable). */
-  function businessPage(request: FastifyRequest, reply: FastifyReply, markdown: boolean, send: (pagePath: string) => FastifyReply): FastifyReply {
+  function businessPage(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    markdown: boolean,
+    send: (pagePath: string) => FastifyReply,
+  ): FastifyReply {
     const { slug } = request.params as { slug: string };
     if (slug.length > directoryIdentifierProperty.maxLength || !IDENTIFIER.test(slug)) return sendNotFound(request, reply, markdown);
     return withDirectory(request, reply, markdown, () => {
@@ -130,7 +139,11 @@ export function pageRoutes(app: FastifyInstance, service: CatalogService): NotFo
   const page = (url: string, pagePath: string) =>
     readOnlyRoute(app, { url, config: cacheable, handler: async (request, reply) => sendPage(request, reply, pagePath) });
   const markdownFile = (pagePath: string) =>
-    readOnlyRoute(app, { url: markdownPath(pagePath), config: cacheable, handler: async (request, reply) => sendMarkdown(request, reply, pagePath) });
+    readOnlyRoute(app, {
+      url: markdownPath(pagePath),
+      config: cacheable,
+      handler: async (request, reply) => sendMarkdown(request, reply, pagePath),
+    });
 
   page(HOME_PATH, HOME_PATH);
   page(CONTACT_PATH, CONTACT_PATH);
@@ -173,13 +186,18 @@ export function pageRoutes(app: FastifyInstance, service: CatalogService): NotFo
       if (!parsed.ok) {
         const view = { kind: "invalid", form: parsed.form, field: parsed.field, message: parsed.message } as const;
         reply.code(400);
-        return markdown ? reply.type(MARKDOWN).send(directoryProblemMarkdown(site, view)) : reply.type(HTML).send(directoryHtml(site, view));
+        return markdown
+          ? reply.type(MARKDOWN).send(directoryProblemMarkdown(site, view))
+          : reply.type(HTML).send(directoryHtml(site, view));
       }
       return withDirectory(request, reply, markdown, () => {
         const result = service.searchBusinesses(parsed.query);
         if (markdown) {
           const overview = service.current().pages.get(markdownPath(DIRECTORY_PATH));
-          const body = !parsed.searched && result.offset === 0 && overview !== undefined ? overview : directoryResultsMarkdown(site, parsed.form, result);
+          const body =
+            !parsed.searched && result.offset === 0 && overview !== undefined
+              ? overview
+              : directoryResultsMarkdown(site, parsed.form, result);
           return reply.type(MARKDOWN).send(body);
         }
         const view: DirectoryView = { kind: "results", form: parsed.form, searched: parsed.searched, page: result };

@@ -1,6 +1,6 @@
-import { PublicBusinessSchema, type PublicBusiness } from "../../schemas/business.ts";
+import { type PublicBusiness, PublicBusinessSchema } from "../../schemas/business.ts";
 import { DIRECTORY_RULES, DirectoryParamsSchema } from "../../schemas/parameters.ts";
-import { QUOTE_URL_RULE, UNTRUSTED_LISTING_TEXT, type ToolDefinition } from "./tool.ts";
+import { QUOTE_URL_RULE, type ToolDefinition, UNTRUSTED_LISTING_TEXT } from "./tool.ts";
 
 /** Mirrors GET /api/directory/{identifier}. */
 export const getBusiness: ToolDefinition<{ identifier: string }, PublicBusiness> = {

@@ -1,4 +1,4 @@
-import { OfferingSchema, type Offering } from "../../schemas/offering.ts";
+import { type Offering, OfferingSchema } from "../../schemas/offering.ts";
 import { OFFERINGS_RULES, OfferingParamsSchema } from "../../schemas/parameters.ts";
 import type { ToolDefinition } from "./tool.ts";
 

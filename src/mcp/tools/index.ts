@@ -4,7 +4,7 @@ import { getBusiness } from "./get-business.ts";
 import { getOffering } from "./get-offering.ts";
 import { searchBusinesses } from "./search-businesses.ts";
 import { searchOfferings } from "./search-offerings.ts";
-import { defineTool, type CatalogTool } from "./tool.ts";
+import { type CatalogTool, defineTool } from "./tool.ts";
 
 /**
  * Validators compiled once at start. No coercion and no defaults: MCP arguments are JSON, so

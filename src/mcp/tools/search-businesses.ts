@@ -1,6 +1,6 @@
-import { DIRECTORY_RULES, DirectorySearchQuerySchema, type DirectorySearchQuery } from "../../schemas/parameters.ts";
-import { DirectoryPageSchema, type DirectoryPage } from "../../schemas/responses.ts";
-import { QUOTE_URL_RULE, UNTRUSTED_LISTING_TEXT, type ToolDefinition } from "./tool.ts";
+import { DIRECTORY_RULES, type DirectorySearchQuery, DirectorySearchQuerySchema } from "../../schemas/parameters.ts";
+import { type DirectoryPage, DirectoryPageSchema } from "../../schemas/responses.ts";
+import { QUOTE_URL_RULE, type ToolDefinition, UNTRUSTED_LISTING_TEXT } from "./tool.ts";
 
 /** Mirrors GET /api/directory. */
 export const searchBusinesses: ToolDefinition<DirectorySearchQuery, DirectoryPage> = {

@@ -1,5 +1,5 @@
-import { OFFERINGS_RULES, OfferingsQuerySchema, type OfferingsQuery } from "../../schemas/parameters.ts";
-import { OfferingListSchema, type OfferingList } from "../../schemas/responses.ts";
+import { OFFERINGS_RULES, type OfferingsQuery, OfferingsQuerySchema } from "../../schemas/parameters.ts";
+import { type OfferingList, OfferingListSchema } from "../../schemas/responses.ts";
 import type { ToolDefinition } from "./tool.ts";
 
 /** Mirrors GET /api/offerings. */

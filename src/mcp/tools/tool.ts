@@ -3,7 +3,7 @@ import type { Ajv } from "ajv";
 import { ApiError, internalError } from "../../core/errors.ts";
 import type { CatalogService } from "../../core/service.ts";
 import { parameterError } from "../../core/validation.ts";
-import { ErrorBodySchema, type ErrorBody } from "../../schemas/error.ts";
+import { type ErrorBody, ErrorBodySchema } from "../../schemas/error.ts";
 import type { ParameterRule } from "../../schemas/parameters.ts";
 
 /** Every tool only reads the snapshot: same answer for the same input, nothing outside it touched. */
@@ -70,7 +70,10 @@ function errorResult(body: ErrorBody): CallToolResult {
  * Compiles a tool's input validator once (with the caller's Ajv: no type coercion, no defaults,
  * unknown arguments rejected), and builds its descriptor once.
  */
-export function defineTool<Input, Output extends Record<string, unknown>>(ajv: Ajv, definition: ToolDefinition<Input, Output>): CatalogTool {
+export function defineTool<Input, Output extends Record<string, unknown>>(
+  ajv: Ajv,
+  definition: ToolDefinition<Input, Output>,
+): CatalogTool {
   const validate = ajv.compile<Input>(definition.inputSchema);
   const allowed = Object.keys(definition.inputSchema.properties);
   const descriptor: Tool = {
