@@ -1,22 +1,31 @@
 import { createHash } from "node:crypto";
 import MiniSearch from "minisearch";
+import { businessPagePath, markdownPath, offeringPagePath } from "../src/contract.ts";
+import type { PublicBusiness } from "../src/schemas/business.ts";
+import {
+  type BusinessFrontMatter,
+  LISTING_STATUSES,
+  type OfferingFrontMatter,
+  type SiteFrontMatter,
+  type SiteInfo,
+} from "../src/schemas/content.ts";
+import type { Offering } from "../src/schemas/offering.ts";
 import {
   BUSINESS_INDEX_OPTIONS,
   type BusinessIndexDocument,
   OFFERING_INDEX_OPTIONS,
   type OfferingIndexDocument,
-} from "../src/core/search-options.ts";
-import { compareByNameThenSlug } from "../src/core/text.ts";
-import { businessPagePath, markdownPath, offeringPagePath } from "../src/pages/paths.ts";
-import type { PublicBusiness } from "../src/schemas/business.ts";
-import { type BusinessFrontMatter, LISTING_STATUSES, type OfferingFrontMatter, type SiteFrontMatter } from "../src/schemas/content.ts";
-import type { Offering } from "../src/schemas/offering.ts";
+} from "../src/snapshot/search-index.ts";
+import { compareByNameThenSlug } from "../src/snapshot/text.ts";
 import type { Entry, ValidContent } from "./validate.ts";
 
 /** Everything the emitters write, derived from valid content. */
 export interface Model {
   readonly baseUrl: string;
-  readonly site: SiteFrontMatter & { intro: string };
+  /** The site facts every page shows, as data/site.json publishes them. */
+  readonly site: SiteInfo;
+  /** The homepage text (editors' Markdown: the body of site.md). */
+  readonly intro: string;
   /** Catalog order: `order`, then name. */
   readonly offerings: Offering[];
   /** Each offering's guide (Markdown), by slug. */
@@ -70,6 +79,11 @@ function toPublicBusiness(baseUrl: string, { slug, data, body }: Entry<BusinessF
   };
 }
 
+/** The site facts the snapshot publishes: site.md's front matter and the base URL. */
+function siteInfo(baseUrl: string, { name, summary, operator, contact, licence }: SiteFrontMatter): SiteInfo {
+  return { baseUrl, name, summary, operator, contact, ...(licence === undefined ? {} : { licence }) };
+}
+
 export function deriveModel(content: ValidContent, baseUrl: string): Model {
   const base = baseUrl.replace(/\/+$/, "");
   const offeringEntries = [...content.offerings].sort(
@@ -108,7 +122,8 @@ export function deriveModel(content: ValidContent, baseUrl: string): Model {
 
   return {
     baseUrl: base,
-    site: { ...content.site.data, intro: content.site.body },
+    site: siteInfo(base, content.site.data),
+    intro: content.site.body,
     offerings,
     guides,
     businesses,

@@ -1,8 +1,7 @@
 import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
-import { INDEX_FORMAT_VERSION } from "../src/core/search-options.ts";
-import { siteInfo } from "../src/pages/site.ts";
 import { type Manifest, pageFile, SNAPSHOT_FILES, SNAPSHOT_FORMAT_VERSION } from "../src/snapshot/files.ts";
+import { INDEX_FORMAT_VERSION } from "../src/snapshot/search-index.ts";
 import type { Model } from "./derive.ts";
 import { openapiDocument } from "./openapi.ts";
 import { pages } from "./pages.ts";
@@ -24,12 +23,15 @@ export function snapshotFiles(model: Model, builtAt: Date): Map<string, string> 
   return new Map([
     ...[...documents].map(([urlPath, content]): [string, string] => [pageFile(urlPath), content]),
     [SNAPSHOT_FILES.manifest, json(manifest)],
-    [SNAPSHOT_FILES.site, json(siteInfo(model.baseUrl, model.site))],
+    [SNAPSHOT_FILES.site, json(model.site)],
     [SNAPSHOT_FILES.offerings, json(model.offerings)],
     [SNAPSHOT_FILES.offeringsIndex, JSON.stringify(model.offeringsIndex)],
     [SNAPSHOT_FILES.businesses, json(model.businesses)],
     [SNAPSHOT_FILES.businessesIndex, JSON.stringify(model.businessesIndex)],
-    [SNAPSHOT_FILES.openapi, json(openapiDocument({ baseUrl: model.baseUrl, title: model.site.name, summary: model.site.summary }))],
+    [
+      SNAPSHOT_FILES.openapi,
+      json(openapiDocument({ baseUrl: model.baseUrl, title: model.site.name, summary: model.site.summary, licence: model.site.licence })),
+    ],
   ]);
 }
 

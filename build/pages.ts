@@ -1,10 +1,8 @@
-import { page } from "../src/core/paging.ts";
-import { profileHtml, profileMarkdown } from "../src/pages/business.ts";
-import { directoryHtml, directoryOverviewMarkdown } from "../src/pages/directory.ts";
 import {
   API_DOCS_PATH,
   businessPagePath,
   CONTACT_PATH,
+  DIRECTORY_DEFAULT_LIMIT,
   DIRECTORY_PATH,
   HOME_PATH,
   htmlPath,
@@ -15,17 +13,18 @@ import {
   ROBOTS_PATH,
   SITEMAP_PATH,
   STYLESHEET_PATH,
-} from "../src/pages/paths.ts";
-import { siteInfo } from "../src/pages/site.ts";
-import { STYLESHEET } from "../src/pages/style.ts";
-import { DIRECTORY_DEFAULT_LIMIT } from "../src/schemas/parameters.ts";
+} from "../src/contract.ts";
+import { page } from "../src/core/paging.ts";
+import { apiDocsHtml, apiDocsMarkdown } from "../src/render/api-docs.ts";
+import { profileHtml, profileMarkdown } from "../src/render/business.ts";
+import { contactHtml, contactMarkdown } from "../src/render/contact.ts";
+import { directoryHtml, directoryOverviewMarkdown } from "../src/render/directory.ts";
+import { guideHtml, guideMarkdown } from "../src/render/guide.ts";
+import { homeHtml, homeMarkdown } from "../src/render/home.ts";
+import { llmsFullTxt, llmsTxt } from "../src/render/llms.ts";
+import { robotsTxt, sitemapXml } from "../src/render/sitemap.ts";
+import { STYLESHEET } from "../src/render/style.ts";
 import type { Model } from "./derive.ts";
-import { apiDocsHtml, apiDocsMarkdown } from "./pages/api-docs.ts";
-import { contactHtml, contactMarkdown } from "./pages/contact.ts";
-import { guideHtml, guideMarkdown } from "./pages/guide.ts";
-import { homeHtml, homeMarkdown } from "./pages/home.ts";
-import { llmsFullTxt, llmsTxt } from "./pages/llms.ts";
-import { robotsTxt, sitemapXml } from "./pages/sitemap.ts";
 
 /**
  * The documents written beside the data, by URL path: Markdown pages, llms.txt and the like.
@@ -33,14 +32,13 @@ import { robotsTxt, sitemapXml } from "./pages/sitemap.ts";
  * The agents' documents come first (llms.txt, guides, API docs), then the HTML pages.
  */
 export function pages(model: Model): Map<string, string> {
-  const site = siteInfo(model.baseUrl, model.site);
-  const { offerings, guides, businesses } = model;
+  const { site, intro, offerings, guides, businesses } = model;
   const guide = (slug: string) => guides.get(slug) ?? "";
-  const home = { site, intro: model.site.intro, offerings, businessCount: businesses.length };
+  const home = { site, intro, offerings, businessCount: businesses.length };
   const out = new Map<string, string>();
 
   out.set(LLMS_PATH, llmsTxt({ site, offerings }));
-  out.set(LLMS_FULL_PATH, llmsFullTxt({ site, intro: model.site.intro, offerings, guides, businesses }));
+  out.set(LLMS_FULL_PATH, llmsFullTxt({ site, intro, offerings, guides, businesses }));
   for (const offering of offerings)
     out.set(markdownPath(offeringPagePath(offering.slug)), guideMarkdown(site, offering, guide(offering.slug)));
   out.set(markdownPath(API_DOCS_PATH), apiDocsMarkdown(site));

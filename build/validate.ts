@@ -1,6 +1,6 @@
 import type { ErrorObject, ValidateFunction } from "ajv";
+import { DESCRIPTION_MAX_LENGTH, MAX_OFFERINGS } from "../src/contract.ts";
 import { createAjv } from "../src/schemas/ajv.ts";
-import { DESCRIPTION_MAX_LENGTH } from "../src/schemas/business.ts";
 import {
   type BusinessFrontMatter,
   BusinessFrontMatterSchema,
@@ -9,7 +9,6 @@ import {
   type SiteFrontMatter,
   SiteFrontMatterSchema,
 } from "../src/schemas/content.ts";
-import { MAX_OFFERINGS } from "../src/schemas/offering.ts";
 import type { ContentProblem, RawContent, SourceFile } from "./content.ts";
 
 export interface Entry<T> {

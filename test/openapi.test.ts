@@ -5,7 +5,8 @@ import { after, before, test } from "node:test";
 import { validate } from "@readme/openapi-parser";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsPlugin from "ajv-formats";
-import { API_VERSION, openapiDocument } from "../build/openapi.ts";
+import { openapiDocument } from "../build/openapi.ts";
+import { API_VERSION } from "../src/contract.ts";
 import { ERROR_CODES } from "../src/schemas/error.ts";
 import { type RunningServer, startServer } from "./helpers/server.ts";
 import { buildSnapshot, FIXTURES, TEST_BASE_URL, tempDir } from "./helpers/snapshot.ts";
@@ -42,16 +43,7 @@ test("every component schema compiles under strict JSON Schema 2020-12", () => {
   const ajv = new Ajv2020({ strict: true });
   addFormats(ajv, ["uuid", "uri", "email"]);
   const schemas = (served.components as { schemas: Record<string, object> }).schemas;
-  assert.deepEqual(Object.keys(schemas), [
-    "PublicBusiness",
-    "Location",
-    "Offering",
-    "Feature",
-    "Question",
-    "DirectoryPage",
-    "OfferingList",
-    "Error",
-  ]);
+  assert.deepEqual(Object.keys(schemas), ["DirectoryPage", "PublicBusiness", "OfferingList", "Offering", "Error"]);
   for (const [name, schema] of Object.entries(schemas)) {
     assert.doesNotThrow(() => ajv.compile(schema), name);
   }
@@ -63,19 +55,22 @@ test("the served document is exactly what the build generates from the schemas, 
   assert.equal(await readFile(join(dist, "openapi.json"), "utf8"), `${JSON.stringify(regenerated, null, 2)}\n`);
 });
 
-test("declares OpenAPI 3.1.0, description version 1.1.0, the server and the spec's operation ids", () => {
+test("declares OpenAPI 3.1.0, description version 1.1.0, a server relative to the document, no security, and the spec's operation ids", () => {
   assert.equal(served.openapi, "3.1.0");
   assert.equal((served.info as { version: string }).version, API_VERSION);
   assert.equal(API_VERSION, "1.1.0");
-  assert.deepEqual(served.servers, [{ url: TEST_BASE_URL }]);
+  assert.deepEqual(served.servers, [
+    { url: "/", description: `This service (${TEST_BASE_URL} when this document was built), relative to where the document is served.` },
+  ]);
+  assert.deepEqual(served.security, []);
   const paths = served.paths as Record<string, { get: { operationId: string; responses: Record<string, unknown> } }>;
   assert.deepEqual(
     Object.entries(paths).map(([path, item]) => [path, item.get.operationId, Object.keys(item.get.responses)]),
     [
-      ["/api/directory", "searchServiceBusinesses", ["200", "304", "400", "405", "429", "431", "500", "503"]],
-      ["/api/directory/{identifier}", "getServiceBusiness", ["200", "304", "400", "404", "405", "429", "431", "500", "503"]],
-      ["/api/offerings", "listServiceOfferings", ["200", "304", "400", "405", "429", "431", "500"]],
-      ["/api/offerings/{slug}", "getServiceOffering", ["200", "304", "400", "404", "405", "429", "431", "500"]],
+      ["/api/directory", "searchServiceBusinesses", ["200", "304", "400", "405", "431", "500", "503"]],
+      ["/api/directory/{identifier}", "getServiceBusiness", ["200", "304", "400", "404", "405", "431", "500", "503"]],
+      ["/api/offerings", "listServiceOfferings", ["200", "304", "400", "405", "431", "500"]],
+      ["/api/offerings/{slug}", "getServiceOffering", ["200", "304", "400", "404", "405", "431", "500"]],
     ],
   );
 });
@@ -106,13 +101,49 @@ test("documents every directory parameter with the constraints the server enforc
   assert.deepEqual(identifier, { type: "string", minLength: 1, maxLength: 200, pattern: "^[A-Za-z0-9][A-Za-z0-9-]*$" });
 });
 
-test("lists every error code in the Error schema and every example matches it", () => {
-  const schemas = (
-    served.components as { schemas: Record<string, { properties: { error: { properties: { code: { enum: string[] } } } } }> }
-  ).schemas;
-  assert.deepEqual(schemas.Error?.properties.error.properties.code.enum, [...ERROR_CODES]);
-  const text = JSON.stringify(served.paths);
-  for (const code of ERROR_CODES.filter((c) => !["not_acceptable", "payload_too_large"].includes(c))) {
-    assert.ok(text.includes(`"code":"${code}"`), `no example of ${code}`);
-  }
+test("lists the stable error codes in the Error schema, and exactly the codes each route answers with per status", () => {
+  const document = served as {
+    components: { schemas: Record<string, { properties: { error: { properties: { code: { enum: string[] } } } } }> };
+    paths: Record<
+      string,
+      {
+        get: {
+          responses: Record<
+            string,
+            { content?: { "application/json": { examples?: Record<string, { value: { error: { code: string } } }> } } }
+          >;
+        };
+      }
+    >;
+  };
+  assert.deepEqual(document.components.schemas.Error?.properties.error.properties.code.enum, [...ERROR_CODES]);
+  const codes = Object.fromEntries(
+    Object.entries(document.paths).map(([path, item]) => [
+      path,
+      Object.fromEntries(
+        Object.entries(item.get.responses)
+          .filter(([status]) => Number(status) >= 400)
+          .map(([status, response]) => [
+            status,
+            Object.values(response.content?.["application/json"].examples ?? {}).map((example) => example.value.error.code),
+          ]),
+      ),
+    ]),
+  );
+  const everyRoute = { "405": ["method_not_allowed"], "431": ["invalid_parameter"], "500": ["internal_error"] };
+  assert.deepEqual(codes, {
+    "/api/directory": {
+      "400": ["invalid_parameter", "unknown_parameter", "repeated_parameter"],
+      ...everyRoute,
+      "503": ["directory_unavailable"],
+    },
+    "/api/directory/{identifier}": {
+      "400": ["invalid_parameter", "unknown_parameter"],
+      "404": ["not_found"],
+      ...everyRoute,
+      "503": ["directory_unavailable"],
+    },
+    "/api/offerings": { "400": ["invalid_parameter", "unknown_parameter", "repeated_parameter"], ...everyRoute },
+    "/api/offerings/{slug}": { "400": ["unknown_parameter", "invalid_parameter"], "404": ["not_found"], ...everyRoute },
+  });
 });

@@ -1,6 +1,6 @@
 import type { Offering } from "../schemas/offering.ts";
+import { words } from "../snapshot/text.ts";
 import type { Catalog } from "../snapshot/types.ts";
-import { words } from "./text.ts";
 
 /**
  * Offerings search (contract §4): every term must start a word of the name, description,
@@ -13,8 +13,4 @@ export function searchOfferings(catalog: Catalog, q: string | undefined): Offeri
     .map((result) => result.id as number)
     .sort((a, b) => a - b)
     .flatMap((position) => catalog.offerings[position] ?? []);
-}
-
-export function findOffering(catalog: Catalog, slug: string): Offering | undefined {
-  return catalog.bySlug.get(slug);
 }

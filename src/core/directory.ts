@@ -1,7 +1,7 @@
 import type { PublicBusiness } from "../schemas/business.ts";
+import { fold, words } from "../snapshot/text.ts";
 import type { Directory } from "../snapshot/types.ts";
 import { type Page, page } from "./paging.ts";
-import { fold, words } from "./text.ts";
 
 /** A validated directory search: what remains of the query once defaults are applied. */
 export interface DirectorySearch {

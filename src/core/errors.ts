@@ -1,5 +1,13 @@
+import {
+  BUSINESS_API_TEMPLATE,
+  DIRECTORY_API_PATH,
+  DIRECTORY_RETRY_AFTER_SECONDS,
+  OFFERING_API_TEMPLATE,
+  OFFERINGS_API_PATH,
+  OPENAPI_PATH,
+} from "../contract.ts";
 import type { ErrorBody, ErrorCode } from "../schemas/error.ts";
-import type { ParameterRule } from "../schemas/parameters.ts";
+import type { ParameterRules } from "../schemas/parameters.ts";
 
 /**
  * A failure the client can act on. REST sends it as an Error body with `status`; MCP sends the
@@ -25,15 +33,12 @@ export class ApiError extends Error {
   }
 }
 
-/** Seconds a client waits before retrying when the directory is unavailable. */
-export const DIRECTORY_RETRY_AFTER_SECONDS = 30;
-
 /** A parameter name from the client is echoed only when it is plainly harmless. */
 export function describeName(name: string): string {
   return /^[A-Za-z0-9_.-]{1,40}$/.test(name) ? `'${name}'` : "with an unsupported name";
 }
 
-export function invalidParameter(name: string, rules: Readonly<Record<string, ParameterRule>>): ApiError {
+export function invalidParameter(name: string, rules: ParameterRules): ApiError {
   const rule = rules[name];
   return new ApiError(
     400,
@@ -67,7 +72,7 @@ export function businessNotFound(): ApiError {
     404,
     "not_found",
     "No approved public listing has this slug or id.",
-    "Search the directory (GET /api/directory?q=...) and use the slug or id of a listing it returns.",
+    `Search the directory (GET ${DIRECTORY_API_PATH}?q=...) and use the slug or id of a listing it returns.`,
   );
 }
 
@@ -76,7 +81,7 @@ export function offeringNotFound(): ApiError {
     404,
     "not_found",
     "No offering has this slug.",
-    "List the offerings (GET /api/offerings) and use the exact slug of one of them.",
+    `List the offerings (GET ${OFFERINGS_API_PATH}) and use the exact slug of one of them.`,
   );
 }
 
@@ -105,7 +110,7 @@ export function notFound(): ApiError {
     404,
     "not_found",
     "There is no API endpoint at this path.",
-    "See /openapi.json for the endpoints: /api/directory, /api/directory/{identifier}, /api/offerings and /api/offerings/{slug}.",
+    `See ${OPENAPI_PATH} for the endpoints: ${DIRECTORY_API_PATH}, ${BUSINESS_API_TEMPLATE}, ${OFFERINGS_API_PATH} and ${OFFERING_API_TEMPLATE}.`,
   );
 }
 

@@ -1,4 +1,4 @@
-import { DIRECTORY_MAX_OFFSET } from "../schemas/parameters.ts";
+import { DIRECTORY_MAX_OFFSET } from "../contract.ts";
 
 export interface Page<T> {
   items: T[];

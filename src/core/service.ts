@@ -1,10 +1,12 @@
 import { LRUCache } from "lru-cache";
+import { DIRECTORY_DEFAULT_LIMIT } from "../contract.ts";
 import type { PublicBusiness } from "../schemas/business.ts";
 import type { Offering } from "../schemas/offering.ts";
-import { DIRECTORY_DEFAULT_LIMIT, type DirectorySearchQuery } from "../schemas/parameters.ts";
+import type { DirectorySearchQuery } from "../schemas/parameters.ts";
 import type { DirectoryPage, OfferingList } from "../schemas/responses.ts";
 import type { Directory, Snapshot } from "../snapshot/types.ts";
-import { findOffering, searchOfferings } from "./catalog.ts";
+import { type Answer, answer } from "./answer.ts";
+import { searchOfferings } from "./catalog.ts";
 import { directorySearchKey, findBusiness, searchDirectory } from "./directory.ts";
 import { businessNotFound, directoryUnavailable, offeringNotFound } from "./errors.ts";
 
@@ -15,28 +17,57 @@ export interface ServiceOptions {
   cacheSeconds: number;
 }
 
+/** Most search results kept by the result cache. */
+const RESULT_CACHE_ENTRIES = 5000;
+/** Most single-listing answers kept per snapshot: a large directory's every listing would not fit. */
+const BUSINESS_ANSWER_ENTRIES = 10_000;
+
+/** The answers that depend only on the snapshot, made once for it. */
+class SnapshotAnswers {
+  readonly snapshot: Snapshot;
+  /** The whole catalog (GET /api/offerings without q). */
+  readonly catalog: Answer<OfferingList>;
+  readonly offerings: ReadonlyMap<string, Answer<Offering>>;
+  /** Listings by slug, made on first read: a directory can be too large to serialise up front. */
+  readonly businesses = new LRUCache<string, Answer<PublicBusiness>>({ max: BUSINESS_ANSWER_ENTRIES });
+
+  constructor(snapshot: Snapshot) {
+    this.snapshot = snapshot;
+    const offerings = snapshot.catalog.offerings;
+    this.catalog = answer({ items: [...offerings], total: offerings.length });
+    this.offerings = new Map(offerings.map((offering) => [offering.slug, answer(offering)]));
+  }
+}
+
 /**
- * What REST, pages and MCP all call: searches and lookups over the current snapshot, with the
- * service-side result cache. Inputs are already validated; failures throw ApiError.
+ * What REST, pages and MCP all call: searches and lookups over the current snapshot, answered
+ * serialised (see Answer). Answers that depend only on the snapshot are made once for it;
+ * search results are kept by the result cache. Inputs are already validated; failures throw
+ * ApiError.
  */
 export class CatalogService {
   readonly #snapshot: () => Snapshot;
-  readonly #cache: LRUCache<string, DirectoryPage | OfferingList> | null;
-  #cachedFor: Snapshot | null = null;
+  readonly #cache: LRUCache<string, Answer<DirectoryPage | OfferingList>> | null;
+  #answers: SnapshotAnswers | null = null;
 
   constructor({ snapshot, cacheSeconds }: ServiceOptions) {
     this.#snapshot = snapshot;
-    this.#cache = cacheSeconds > 0 ? new LRUCache({ max: 5000, ttl: cacheSeconds * 1000 }) : null;
+    this.#cache = cacheSeconds > 0 ? new LRUCache({ max: RESULT_CACHE_ENTRIES, ttl: cacheSeconds * 1000 }) : null;
   }
 
-  /** The current snapshot; cached results of an earlier snapshot are dropped. */
-  current(): Snapshot {
+  /** The answers of the current snapshot; when the snapshot has changed, everything kept for the old one is dropped. */
+  #current(): SnapshotAnswers {
     const snapshot = this.#snapshot();
-    if (snapshot !== this.#cachedFor) {
+    if (this.#answers?.snapshot !== snapshot) {
       this.#cache?.clear();
-      this.#cachedFor = snapshot;
+      this.#answers = new SnapshotAnswers(snapshot);
     }
-    return snapshot;
+    return this.#answers;
+  }
+
+  /** The current snapshot. */
+  current(): Snapshot {
+    return this.#current().snapshot;
   }
 
   #directory(): Directory {
@@ -45,16 +76,16 @@ export class CatalogService {
     return directory;
   }
 
-  #cached<T extends DirectoryPage | OfferingList>(key: string, compute: () => T): T {
-    if (this.#cache === null) return compute();
+  #cached<T extends DirectoryPage | OfferingList>(key: string, compute: () => T): Answer<T> {
+    if (this.#cache === null) return answer(compute());
     const hit = this.#cache.get(key);
-    if (hit !== undefined) return hit as T;
-    const value = compute();
+    if (hit !== undefined) return hit as Answer<T>;
+    const value = answer(compute());
     this.#cache.set(key, value);
     return value;
   }
 
-  searchBusinesses(query: DirectorySearchQuery): DirectoryPage {
+  searchBusinesses(query: DirectorySearchQuery): Answer<DirectoryPage> {
     const directory = this.#directory();
     const search = {
       q: query.q,
@@ -66,23 +97,30 @@ export class CatalogService {
     return this.#cached(`directory:${directorySearchKey(search)}`, () => searchDirectory(directory, search));
   }
 
-  getBusiness(identifier: string): PublicBusiness {
+  getBusiness(identifier: string): Answer<PublicBusiness> {
     const business = findBusiness(this.#directory(), identifier);
     if (business === undefined) throw businessNotFound();
-    return business;
+    const { businesses } = this.#current();
+    let found = businesses.get(business.slug);
+    if (found === undefined) {
+      found = answer(business);
+      businesses.set(business.slug, found);
+    }
+    return found;
   }
 
-  searchOfferings(q: string | undefined): OfferingList {
-    const catalog = this.current().catalog;
-    return this.#cached(`offerings:${JSON.stringify(q ?? null)}`, () => {
-      const items = searchOfferings(catalog, q);
+  searchOfferings(q: string | undefined): Answer<OfferingList> {
+    const answers = this.#current();
+    if (q === undefined) return answers.catalog;
+    return this.#cached(`offerings:${JSON.stringify(q)}`, () => {
+      const items = searchOfferings(answers.snapshot.catalog, q);
       return { items, total: items.length };
     });
   }
 
-  getOffering(slug: string): Offering {
-    const offering = findOffering(this.current().catalog, slug);
-    if (offering === undefined) throw offeringNotFound();
-    return offering;
+  getOffering(slug: string): Answer<Offering> {
+    const found = this.#current().offerings.get(slug);
+    if (found === undefined) throw offeringNotFound();
+    return found;
   }
 }

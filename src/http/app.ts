@@ -1,16 +1,14 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
 import type { Config } from "../config.ts";
+import { DIRECTORY_API_PATH, MCP_MAX_MESSAGE_BYTES, OFFERINGS_API_PATH } from "../contract.ts";
 import { invalidParameter, malformedRequest, offeringNotFound } from "../core/errors.ts";
 import type { CatalogService } from "../core/service.ts";
 import { registerMcp } from "../mcp/plugin.ts";
-import { MAX_MESSAGE_BYTES } from "../mcp/transport.ts";
 import { DIRECTORY_RULES } from "../schemas/parameters.ts";
 import { registerCaching } from "./caching.ts";
 import { clientErrorHandler, registerErrorHandling, registerNotFound, sendError } from "./errors.ts";
-import { directoryRoutes } from "./routes/directory.ts";
-import { offeringRoutes } from "./routes/offerings.ts";
-import { openapiRoute } from "./routes/openapi.ts";
-import { pageRoutes } from "./routes/pages.ts";
+import { notFoundPage, pagesPlugin } from "./pages.ts";
+import { restRoutes } from "./rest.ts";
 
 export interface AppOptions {
   service: CatalogService;
@@ -26,7 +24,7 @@ export async function buildApp({ service, config, logger = false }: AppOptions):
   const app = Fastify({
     logger,
     // No route reads a body larger than an MCP message.
-    bodyLimit: MAX_MESSAGE_BYTES,
+    bodyLimit: MCP_MAX_MESSAGE_BYTES,
     // Slow or stalled clients must not hold sockets forever.
     requestTimeout: 10_000,
     connectionTimeout: 10_000,
@@ -38,17 +36,20 @@ export async function buildApp({ service, config, logger = false }: AppOptions):
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors: (error, request, reply) => {
       const path = request.url.split("?")[0] ?? "";
-      if (error.code === "FST_ERR_MAX_PARAM_LENGTH" && path.startsWith("/api/offerings/")) return sendError(reply, offeringNotFound());
-      if (error.code === "FST_ERR_MAX_PARAM_LENGTH" && path.startsWith("/api/directory/"))
+      if (error.code === "FST_ERR_MAX_PARAM_LENGTH" && path.startsWith(`${OFFERINGS_API_PATH}/`))
+        return sendError(reply, offeringNotFound());
+      if (error.code === "FST_ERR_MAX_PARAM_LENGTH" && path.startsWith(`${DIRECTORY_API_PATH}/`)) {
         return sendError(reply, invalidParameter("identifier", DIRECTORY_RULES));
+      }
       return sendError(reply, malformedRequest());
     },
     ajv: {
       customOptions: {
-        // Strict parameters (contract §5): unknown ones are errors, never silently dropped;
-        // scalars are coerced from query strings, but a repeated parameter stays an array.
+        // Strict parameters (contract §5): unknown ones are errors, never silently dropped, and
+        // nothing is coerced: integers are read from query strings by src/http/rest.ts, which
+        // accepts decimal digits only (Ajv's coercion would read `1e1`, `0x10` or ` 1` as numbers).
         removeAdditional: false,
-        coerceTypes: true,
+        coerceTypes: false,
         useDefaults: false,
         allErrors: false,
       },
@@ -57,10 +58,9 @@ export async function buildApp({ service, config, logger = false }: AppOptions):
 
   registerErrorHandling(app);
   registerCaching(app);
-  directoryRoutes(app, service);
-  offeringRoutes(app, service);
-  openapiRoute(app, service);
-  registerNotFound(app, pageRoutes(app, service));
+  restRoutes(app, service);
+  await app.register(pagesPlugin, { service });
+  registerNotFound(app, notFoundPage(service));
   await registerMcp(app, { service, config });
   return app;
 }

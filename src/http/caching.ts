@@ -1,29 +1,33 @@
 import etag from "etag";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fresh from "fresh";
+import { CACHE_CONTROL_ERROR, CACHE_CONTROL_SUCCESS } from "../contract.ts";
 
-/** What clients and shared caches may do with a successful directory or catalog answer. */
-export const CACHE_CONTROL_SUCCESS = "public, max-age=60";
-export const CACHE_CONTROL_ERROR = "no-store";
+/** A body that cannot change within a snapshot (a page, openapi.json), with its entity tag. */
+export interface Document {
+  readonly body: string;
+  readonly etag: string;
+}
 
-const tagsBySnapshot = new WeakMap<object, Map<string, string>>();
+const documentsBySnapshot = new WeakMap<object, Map<string, Document | null>>();
 
 /**
- * The ETag of a document that cannot change within a snapshot (a page, openapi.json): hashed
- * on first use and kept for the snapshot's life, instead of on every response.
+ * The document `key` of `snapshot`: made by `make` and hashed on first use, then kept for the
+ * snapshot's life, so no response renders or hashes it again. Undefined when `make` has none.
  */
-export function documentTag(snapshot: object, key: string, body: string): string {
-  let tags = tagsBySnapshot.get(snapshot);
-  if (tags === undefined) {
-    tags = new Map();
-    tagsBySnapshot.set(snapshot, tags);
+export function snapshotDocument(snapshot: object, key: string, make: () => string | undefined): Document | undefined {
+  let documents = documentsBySnapshot.get(snapshot);
+  if (documents === undefined) {
+    documents = new Map();
+    documentsBySnapshot.set(snapshot, documents);
   }
-  let tag = tags.get(key);
-  if (tag === undefined) {
-    tag = etag(body);
-    tags.set(key, tag);
+  let document = documents.get(key);
+  if (document === undefined) {
+    const body = make();
+    document = body === undefined ? null : { body, etag: etag(body) };
+    documents.set(key, document);
   }
-  return tag;
+  return document ?? undefined;
 }
 
 declare module "fastify" {
@@ -47,7 +51,8 @@ export function registerCaching(app: FastifyInstance): void {
     if (reply.statusCode !== 200 || request.routeOptions.config.cacheable !== true) return payload;
     if (typeof payload !== "string" && !Buffer.isBuffer(payload)) return payload;
 
-    // A route that answers a fixed document has set its tag already (documentTag).
+    // Answers and documents made once per snapshot carry their tag already; a page rendered
+    // for this request is hashed here.
     const preset = reply.getHeader("etag");
     const tag = typeof preset === "string" ? preset : etag(payload);
     reply.header("cache-control", CACHE_CONTROL_SUCCESS);

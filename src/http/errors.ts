@@ -1,14 +1,14 @@
 import type { Duplex } from "node:stream";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { API_PREFIX, CACHE_CONTROL_ERROR, JSON_TYPE } from "../contract.ts";
 import { ApiError, internalError, malformedRequest, notFound, payloadTooLarge, requestTooLarge } from "../core/errors.ts";
 import { parameterError } from "../core/validation.ts";
-import type { ParameterRule } from "../schemas/parameters.ts";
-import { CACHE_CONTROL_ERROR } from "./caching.ts";
+import type { ParameterRules } from "../schemas/parameters.ts";
 
 declare module "fastify" {
   interface FastifyContextConfig {
     /** The rules quoted when a parameter of this route is invalid. */
-    parameterRules?: Readonly<Record<string, ParameterRule>>;
+    parameterRules?: ParameterRules;
   }
 }
 
@@ -28,7 +28,7 @@ export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Duplex)
   const body = JSON.stringify(apiError.toBody());
   socket.end(
     `HTTP/1.1 ${apiError.status} ${tooLarge ? "Request Header Fields Too Large" : "Bad Request"}\r\n` +
-      `content-type: application/json; charset=utf-8\r\ncache-control: no-store\r\n` +
+      `content-type: ${JSON_TYPE}\r\ncache-control: ${CACHE_CONTROL_ERROR}\r\n` +
       `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
   );
 }
@@ -77,6 +77,6 @@ export type NotFoundPage = (request: FastifyRequest, reply: FastifyReply) => Fas
 export function registerNotFound(app: FastifyInstance, page: NotFoundPage): void {
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split("?", 1)[0] ?? "";
-    return path === "/api" || path.startsWith("/api/") ? sendError(reply, notFound()) : page(request, reply);
+    return path === API_PREFIX || path.startsWith(`${API_PREFIX}/`) ? sendError(reply, notFound()) : page(request, reply);
   });
 }

@@ -1,35 +1,28 @@
 import type { FastifyInstance, RouteOptions } from "fastify";
-import { methodNotAllowed, repeatedParameter } from "../core/errors.ts";
+import { READ_METHODS } from "../api/routes.ts";
+import { methodNotAllowed } from "../core/errors.ts";
 
-/** Methods a read-only resource answers; every other method gets 405. */
-const ALLOWED = ["GET", "HEAD"];
-const ALLOW_HEADER = ALLOWED.join(", ");
+const ALLOWED = READ_METHODS.split(", ");
 
 /**
- * Registers a GET route (fastify adds HEAD) and a 405 for every other method on the same URL.
- * The 405 is decided in onRequest, before any body is read or parsed.
+ * Answers every method but GET and HEAD on `url` with 405 and `Allow: GET, HEAD`. The 405 is
+ * decided in onRequest, before any body is read or parsed.
  */
-export function readOnlyRoute(app: FastifyInstance, route: Omit<RouteOptions, "method">): void {
-  const known = (route.schema?.querystring as { properties?: Record<string, unknown> } | undefined)?.properties ?? {};
-  app.route({
-    ...route,
-    method: "GET",
-    // Fastify turns a repeated parameter into an array; the contract answers it with its own code.
-    preValidation: async (request) => {
-      const query = request.query as Record<string, unknown>;
-      for (const [name, value] of Object.entries(query)) {
-        if (Array.isArray(value) && Object.hasOwn(known, name)) throw repeatedParameter(name);
-      }
-    },
-  });
+export function rejectOtherMethods(app: FastifyInstance, url: string): void {
   app.route({
     method: app.supportedMethods.filter((method) => !ALLOWED.includes(method)),
-    url: route.url,
+    url,
     onRequest: async () => {
-      throw methodNotAllowed(ALLOW_HEADER);
+      throw methodNotAllowed(READ_METHODS);
     },
     handler: async () => {
-      throw methodNotAllowed(ALLOW_HEADER);
+      throw methodNotAllowed(READ_METHODS);
     },
   });
+}
+
+/** Registers a GET route (fastify adds HEAD) and a 405 for every other method on the same URL. */
+export function readOnlyRoute(app: FastifyInstance, route: Omit<RouteOptions, "method">): void {
+  app.route({ ...route, method: "GET" });
+  rejectOtherMethods(app, route.url);
 }

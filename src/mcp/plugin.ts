@@ -1,10 +1,11 @@
 import type { FastifyError, FastifyInstance } from "fastify";
 import type { Config } from "../config.ts";
+import { MCP_MAX_MESSAGE_BYTES, MCP_PATH } from "../contract.ts";
 import type { CatalogService } from "../core/service.ts";
 import { exchange } from "./exchange.ts";
 import { createResourceIndexer } from "./resources.ts";
 import { createMcpServer, type McpContext, serverInfo } from "./server.ts";
-import { MAX_MESSAGE_BYTES, McpHttpError, refusals, requestRules, toMessage } from "./transport.ts";
+import { McpHttpError, refusals, requestRules, toMessage } from "./transport.ts";
 
 export interface McpOptions {
   service: CatalogService;
@@ -49,7 +50,7 @@ export async function registerMcp(app: FastifyInstance, { service, config }: Mcp
     });
 
     scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser("application/json", { parseAs: "string", bodyLimit: MAX_MESSAGE_BYTES }, (_request, body, done) => {
+    scope.addContentTypeParser("application/json", { parseAs: "string", bodyLimit: MCP_MAX_MESSAGE_BYTES }, (_request, body, done) => {
       let value: unknown;
       try {
         value = JSON.parse(body as string);
@@ -62,8 +63,8 @@ export async function registerMcp(app: FastifyInstance, { service, config }: Mcp
 
     scope.route({
       method: "POST",
-      url: "/mcp",
-      bodyLimit: MAX_MESSAGE_BYTES,
+      url: MCP_PATH,
+      bodyLimit: MCP_MAX_MESSAGE_BYTES,
       onRequest: async (request) => {
         rules.checkCaller(request.headers);
         rules.checkPost(request.headers);
@@ -78,7 +79,7 @@ export async function registerMcp(app: FastifyInstance, { service, config }: Mcp
 
     scope.route({
       method: scope.supportedMethods.filter((method) => method !== "POST"),
-      url: "/mcp",
+      url: MCP_PATH,
       onRequest: async (request) => {
         rules.checkCaller(request.headers);
         throw refusals.methodNotAllowed();

@@ -1,5 +1,6 @@
 import type { ListResourcesResult, ReadResourceResult, Resource } from "@modelcontextprotocol/sdk/types.js";
-import { API_DOCS_PATH, LLMS_FULL_PATH, LLMS_PATH, markdownPath, offeringPagePath } from "../pages/paths.ts";
+import { searchOfferings } from "../api/tools/search-offerings.ts";
+import { API_DOCS_PATH, LLMS_FULL_PATH, LLMS_PATH, markdownPath, OFFERINGS_API_PATH, OPENAPI_PATH, offeringPagePath } from "../contract.ts";
 import type { OfferingList } from "../schemas/responses.ts";
 import type { Snapshot } from "../snapshot/types.ts";
 
@@ -57,10 +58,10 @@ function entries(snapshot: Snapshot): Entry[] {
       text: page(PAGE_PATHS.llmsFull),
     },
     {
-      path: "/api/offerings",
+      path: OFFERINGS_API_PATH,
       name: "offerings.json",
       title: "Full catalog (JSON)",
-      description: "Every offering as JSON, exactly as GET /api/offerings and the search_offerings tool answer without q.",
+      description: `Every offering as JSON, exactly as GET ${OFFERINGS_API_PATH} and the ${searchOfferings.name} tool answer without search terms.`,
       mimeType: JSON_TYPE,
       text: JSON.stringify(catalog),
     },
@@ -81,7 +82,7 @@ function entries(snapshot: Snapshot): Entry[] {
       text: page(PAGE_PATHS.apiDocs),
     },
     {
-      path: "/openapi.json",
+      path: OPENAPI_PATH,
       name: "openapi.json",
       title: "OpenAPI 3.1 description",
       description: "The machine-readable description of the REST API.",

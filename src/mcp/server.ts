@@ -15,30 +15,41 @@ import {
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import type { FastifyBaseLogger } from "fastify";
 import packageJson from "../../package.json" with { type: "json" };
+import { ROUTES } from "../api/routes.ts";
+import { TOOLS } from "../api/tools/index.ts";
+import { searchBusinesses } from "../api/tools/search-businesses.ts";
+import { searchOfferings } from "../api/tools/search-offerings.ts";
+import { QUOTE_URL_RULE, UNTRUSTED_LISTING_TEXT } from "../api/tools/tool.ts";
+import { DIRECTORY_RETRY_AFTER_SECONDS, MCP_PROTOCOL_VERSIONS } from "../contract.ts";
 import { describeName } from "../core/errors.ts";
 import type { CatalogService } from "../core/service.ts";
 import { createAjv } from "../schemas/ajv.ts";
 import type { Snapshot } from "../snapshot/types.ts";
 import type { ResourceIndex } from "./resources.ts";
-import { TOOL_LIST, TOOLS_BY_NAME } from "./tools/index.ts";
-import { QUOTE_URL_RULE, UNTRUSTED_LISTING_TEXT } from "./tools/tool.ts";
+import { TOOL_LIST, TOOLS_BY_NAME } from "./tools.ts";
 
-/** The MCP protocol versions this endpoint speaks (service spec, Versioning 3); newest first. */
-export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = ["2025-11-25", "2025-06-18", "2025-03-26"];
-const LATEST_PROTOCOL_VERSION = "2025-11-25";
+const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = MCP_PROTOCOL_VERSIONS;
+const LATEST_PROTOCOL_VERSION = MCP_PROTOCOL_VERSIONS[0];
 
 /** The JSON-RPC error code of an unknown resource URI (MCP specification, Resources). */
 export const RESOURCE_NOT_FOUND = -32002;
 
 const CAPABILITIES: ServerCapabilities = { tools: { listChanged: false }, resources: { listChanged: false, subscribe: false } };
 
+/** The names of the tools that read the catalog or the directory, for prose. */
+function toolsOf(tag: "Offerings" | "Directory"): string {
+  return TOOLS.filter((tool) => ROUTES[tool.mirrors].tag === tag)
+    .map((tool) => tool.name)
+    .join(" and ");
+}
+
 export const INSTRUCTIONS = [
   "Free, read-only access to a small curated catalog of offerings and to a directory of approved public business listings. No account, key or payment; nothing here sends enquiries, operates accounts, books work or charges money.",
-  "Tools: search_offerings and get_offering read the catalog; search_businesses and get_business read the directory. Their results are the REST API's JSON bodies (structuredContent), and errors are isError results with the REST error object {error: {code, message, resolution}}: follow its resolution.",
-  "Paging: search_businesses answers one page {items, limit, offset, nextOffset}; to continue, repeat the call with the same filters and offset = nextOffset until nextOffset is null. search_offerings answers every match at once.",
+  `Tools: ${toolsOf("Offerings")} read the catalog; ${toolsOf("Directory")} read the directory. Their results are the REST API's JSON bodies (structuredContent), and errors are isError results with the REST error object {error: {code, message, resolution}}: follow its resolution.`,
+  `Paging: ${searchBusinesses.name} answers one page {items, limit, offset, nextOffset}; to continue, repeat the call with the same filters and offset = nextOffset until nextOffset is null. ${searchOfferings.name} answers every match at once.`,
   `${UNTRUSTED_LISTING_TEXT} ${QUOTE_URL_RULE}`,
   "Resources: llms.txt (the index), the full catalog as Markdown and JSON, every offering guide, the API documentation and the OpenAPI description.",
-  "If the directory is unavailable (directory_unavailable), wait 30 seconds before retrying; it is not an empty result. The catalog keeps working meanwhile.",
+  `If the directory is unavailable (directory_unavailable), wait ${DIRECTORY_RETRY_AFTER_SECONDS} seconds before retrying; it is not an empty result. The catalog keeps working meanwhile.`,
 ].join("\n\n");
 
 /** What every per-request server shares; built once by the plugin. */

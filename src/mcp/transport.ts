@@ -1,16 +1,13 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { type JSONRPCMessage, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { Config } from "../config.ts";
-import { SUPPORTED_PROTOCOL_VERSIONS } from "./server.ts";
+import { MCP_MAX_MESSAGE_BYTES, MCP_PROTOCOL_VERSIONS } from "../contract.ts";
 
 /**
  * The HTTP rules of POST /mcp (contract §6). Everything a header can decide is decided before
  * the body is read; every refusal is a JSON-RPC error object with `id: null`, and none of them
  * echoes what the client sent.
  */
-
-/** The largest message accepted, in bytes (service spec, Limits). */
-export const MAX_MESSAGE_BYTES = 32 * 1024;
 
 /** JSON-RPC error codes used at the HTTP level. */
 export const RPC = {
@@ -63,10 +60,14 @@ export const refusals = {
     new McpHttpError(
       400,
       RPC.serverError,
-      `Bad Request: unsupported MCP-Protocol-Version; supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(", ")}.`,
+      `Bad Request: unsupported MCP-Protocol-Version; supported versions: ${MCP_PROTOCOL_VERSIONS.join(", ")}.`,
     ),
   tooLarge: () =>
-    new McpHttpError(413, RPC.invalidRequest, `Payload Too Large: a message may be at most 32 KiB (${MAX_MESSAGE_BYTES} bytes).`),
+    new McpHttpError(
+      413,
+      RPC.invalidRequest,
+      `Payload Too Large: a message may be at most ${MCP_MAX_MESSAGE_BYTES / 1024} KiB (${MCP_MAX_MESSAGE_BYTES} bytes).`,
+    ),
   parseError: () => new McpHttpError(400, RPC.parseError, "Parse error: the body is not valid JSON."),
   batch: () => new McpHttpError(400, RPC.invalidRequest, "Invalid Request: batches are not supported; send one JSON-RPC message per POST."),
   notJsonRpc: () => new McpHttpError(400, RPC.invalidRequest, "Invalid Request: the body is not a JSON-RPC 2.0 message."),
@@ -122,7 +123,7 @@ export function requestRules(config: Pick<Config, "baseUrl" | "mcpAllowedHosts" 
     const normal = normalOrigin(origin);
     if (normal !== undefined) origins.add(normal);
   }
-  const versions = new Set(SUPPORTED_PROTOCOL_VERSIONS);
+  const versions: ReadonlySet<string> = new Set(MCP_PROTOCOL_VERSIONS);
 
   return {
     checkCaller(headers) {
@@ -136,7 +137,7 @@ export function requestRules(config: Pick<Config, "baseUrl" | "mcpAllowedHosts" 
     },
     checkPost(headers) {
       const length = headers["content-length"];
-      if (length !== undefined && Number(length) > MAX_MESSAGE_BYTES) throw refusals.tooLarge();
+      if (length !== undefined && Number(length) > MCP_MAX_MESSAGE_BYTES) throw refusals.tooLarge();
       const accepted = mediaTypes(headers.accept);
       if (!accepted.includes("application/json") || !accepted.includes("text/event-stream")) throw refusals.notAcceptable();
       if (mediaTypes(headers["content-type"]).join() !== "application/json") throw refusals.unsupportedMediaType();

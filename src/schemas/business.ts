@@ -1,4 +1,5 @@
 import type { FromSchema } from "json-schema-to-ts";
+import { DESCRIPTION_MAX_LENGTH } from "../contract.ts";
 
 /** Where a business is. Every field is a plain string; `country` is ISO 3166-1 alpha-2. */
 export const LocationSchema = {
@@ -17,8 +18,6 @@ export const LocationSchema = {
     },
   },
 } as const;
-
-export const DESCRIPTION_MAX_LENGTH = 3000;
 
 /** An approved public business listing: exactly the fields the directory publishes. */
 export const PublicBusinessSchema = {

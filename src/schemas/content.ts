@@ -62,6 +62,16 @@ export const SiteFrontMatterSchema = {
         address: nonEmpty,
       },
     },
+    licence: {
+      type: "object",
+      additionalProperties: false,
+      required: ["name", "url"],
+      description: "The terms the published data may be reused under (the OpenAPI document's licence).",
+      properties: {
+        name: nonEmpty,
+        url: { type: "string", format: "uri", pattern: "^https?://[^/?#\\s]+" },
+      },
+    },
   },
 } as const;
 

@@ -1,7 +1,5 @@
 import type { FromSchema } from "json-schema-to-ts";
 
-export const MAX_OFFERINGS = 20;
-
 export const FeatureLinkSchema = {
   type: "object",
   additionalProperties: false,

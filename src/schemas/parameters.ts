@@ -1,18 +1,25 @@
 import type { FromSchema } from "json-schema-to-ts";
+import {
+  BUSINESS_IDENTIFIER_MAX_LENGTH,
+  DIRECTORY_DEFAULT_LIMIT,
+  DIRECTORY_LOCATION_MAX_LENGTH,
+  DIRECTORY_MAX_LIMIT,
+  DIRECTORY_MAX_OFFSET,
+  DIRECTORY_MIN_LIMIT,
+  DIRECTORY_Q_MAX_LENGTH,
+  DIRECTORY_Q_MAX_TERMS,
+  OFFERINGS_Q_MAX_LENGTH,
+} from "../contract.ts";
 
 /**
- * Request parameters of every endpoint (and of the MCP tools that mirror them).
+ * Request parameters of every endpoint, and the arguments of the MCP tools that mirror them.
  * Each parameter carries the rule that error messages quote, so a message always states
  * exactly the constraint the schema enforces.
  */
 
 /** Letters (with combining marks), digits, apostrophes, periods, ampersands and hyphens. */
 const WORD_CHARS = "\\p{L}\\p{M}0-9'’.&-";
-
-export const DIRECTORY_MAX_TERMS = 6;
-export const DIRECTORY_MAX_OFFSET = 1000;
-export const DIRECTORY_MAX_LIMIT = 25;
-export const DIRECTORY_DEFAULT_LIMIT = 10;
+const TEXT_RULE = "letters, digits, spaces, apostrophes, periods, ampersands and hyphens";
 
 export interface ParameterRule {
   /** What a valid value looks like, as quoted in a 400's message. */
@@ -21,22 +28,25 @@ export interface ParameterRule {
   readonly resolution: string;
 }
 
+export type ParameterRules = Readonly<Record<string, ParameterRule>>;
+
+/** An object schema with no properties: a route that takes no query parameters. */
+export const NoParametersSchema = { type: "object", additionalProperties: false, properties: {} } as const;
+
 export const directorySearchProperties = {
   q: {
     type: "string",
-    maxLength: 120,
+    maxLength: DIRECTORY_Q_MAX_LENGTH,
     // Terms are separated by spaces; the shape forbids a seventh term without backtracking blow-up.
-    pattern: `^ *(?:[${WORD_CHARS}]+(?: +[${WORD_CHARS}]+){0,${DIRECTORY_MAX_TERMS - 1}})? *$`,
-    description:
-      "Up to six plain terms (letters, digits, spaces, apostrophes, periods, ampersands, hyphens), at most 120 characters. Every term must match the start of a word in the listing's name or service, case- and accent-insensitively.",
+    pattern: `^ *(?:[${WORD_CHARS}]+(?: +[${WORD_CHARS}]+){0,${DIRECTORY_Q_MAX_TERMS - 1}})? *$`,
+    description: `Up to ${DIRECTORY_Q_MAX_TERMS} plain terms (letters, digits, spaces, apostrophes, periods, ampersands, hyphens), at most ${DIRECTORY_Q_MAX_LENGTH} characters. Every term must match the start of a word in the listing's name or service, case- and accent-insensitively.`,
     examples: ["plumb"],
   },
   location: {
     type: "string",
-    maxLength: 80,
+    maxLength: DIRECTORY_LOCATION_MAX_LENGTH,
     pattern: `^[ ${WORD_CHARS}]*$`,
-    description:
-      "Plain text of at most 80 characters (same characters as q), matched case- and accent-insensitively as a substring of the city, region or postal code.",
+    description: `Plain text of at most ${DIRECTORY_LOCATION_MAX_LENGTH} characters (same characters as q), matched case- and accent-insensitively as a substring of the city, region or postal code.`,
     examples: ["Leeds"],
   },
   country: {
@@ -47,17 +57,17 @@ export const directorySearchProperties = {
   },
   limit: {
     type: "integer",
-    minimum: 1,
+    minimum: DIRECTORY_MIN_LIMIT,
     maximum: DIRECTORY_MAX_LIMIT,
     default: DIRECTORY_DEFAULT_LIMIT,
-    description: "Page size, 1 to 25.",
+    description: `Page size, ${DIRECTORY_MIN_LIMIT} to ${DIRECTORY_MAX_LIMIT}; in a URL, decimal digits only.`,
   },
   offset: {
     type: "integer",
     minimum: 0,
     maximum: DIRECTORY_MAX_OFFSET,
     default: 0,
-    description: "Where the page starts; take it from the previous response's nextOffset.",
+    description: "Where the page starts; take it from the previous response's nextOffset. In a URL, decimal digits only.",
   },
 } as const;
 
@@ -70,7 +80,7 @@ export const DirectorySearchQuerySchema = {
 export const directoryIdentifierProperty = {
   type: "string",
   minLength: 1,
-  maxLength: 200,
+  maxLength: BUSINESS_IDENTIFIER_MAX_LENGTH,
   pattern: "^[A-Za-z0-9][A-Za-z0-9-]*$",
   description: "A public business slug or its UUID id.",
   examples: ["obrien-sons-plumbing-dublin"],
@@ -83,20 +93,25 @@ export const DirectoryParamsSchema = {
   properties: { identifier: directoryIdentifierProperty },
 } as const;
 
-export const offeringsSearchProperties = {
-  q: {
-    type: "string",
-    maxLength: 200,
-    description:
-      "Whitespace-separated terms, at most 200 characters. Every term must match the start of a word in the offering's name, description, audience or features, case- and accent-insensitively.",
-    examples: ["quotes"],
-  },
+/** The offerings' search terms: `q` on REST, `query` on MCP (spec §6.5). */
+export const offeringsTermsProperty = {
+  type: "string",
+  maxLength: OFFERINGS_Q_MAX_LENGTH,
+  description: `Whitespace-separated terms, at most ${OFFERINGS_Q_MAX_LENGTH} characters. Every term must match the start of a word in the offering's name, description, audience or features, case- and accent-insensitively.`,
+  examples: ["quotes"],
 } as const;
 
 export const OfferingsQuerySchema = {
   type: "object",
   additionalProperties: false,
-  properties: offeringsSearchProperties,
+  properties: { q: offeringsTermsProperty },
+} as const;
+
+/** The arguments of the MCP tool search_offerings: the spec names its input `query`. */
+export const OfferingsSearchArgumentsSchema = {
+  type: "object",
+  additionalProperties: false,
+  properties: { query: offeringsTermsProperty },
 } as const;
 
 export const offeringSlugProperty = {
@@ -112,16 +127,14 @@ export const OfferingParamsSchema = {
   properties: { slug: offeringSlugProperty },
 } as const;
 
-const TEXT_RULE = "letters, digits, spaces, apostrophes, periods, ampersands and hyphens";
-
 /** The rules of the directory's parameters, by name; quoted by REST and MCP error messages. */
-export const DIRECTORY_RULES: Readonly<Record<string, ParameterRule>> = {
+export const DIRECTORY_RULES: ParameterRules = {
   q: {
-    rule: `at most ${directorySearchProperties.q.maxLength} characters and at most ${DIRECTORY_MAX_TERMS} terms of ${TEXT_RULE}`,
-    resolution: `Send at most ${DIRECTORY_MAX_TERMS} plain words made of ${TEXT_RULE}, or leave q out to browse every listing.`,
+    rule: `at most ${DIRECTORY_Q_MAX_LENGTH} characters and at most ${DIRECTORY_Q_MAX_TERMS} terms of ${TEXT_RULE}`,
+    resolution: `Send at most ${DIRECTORY_Q_MAX_TERMS} plain words made of ${TEXT_RULE}, or leave q out to browse every listing.`,
   },
   location: {
-    rule: `at most ${directorySearchProperties.location.maxLength} characters of ${TEXT_RULE}`,
+    rule: `at most ${DIRECTORY_LOCATION_MAX_LENGTH} characters of ${TEXT_RULE}`,
     resolution: "Send part of a city, region or postal code, or leave location out.",
   },
   country: {
@@ -129,32 +142,36 @@ export const DIRECTORY_RULES: Readonly<Record<string, ParameterRule>> = {
     resolution: "Send a two-letter ISO 3166-1 country code such as GB, FR or DE, or leave country out.",
   },
   limit: {
-    rule: `a whole number from ${directorySearchProperties.limit.minimum} to ${DIRECTORY_MAX_LIMIT}`,
-    resolution: `Send a whole number from ${directorySearchProperties.limit.minimum} to ${DIRECTORY_MAX_LIMIT}, or leave limit out for ${DIRECTORY_DEFAULT_LIMIT}.`,
+    rule: `a whole number from ${DIRECTORY_MIN_LIMIT} to ${DIRECTORY_MAX_LIMIT}`,
+    resolution: `Send a whole number from ${DIRECTORY_MIN_LIMIT} to ${DIRECTORY_MAX_LIMIT}, or leave limit out for ${DIRECTORY_DEFAULT_LIMIT}.`,
   },
   offset: {
     rule: `a whole number from 0 to ${DIRECTORY_MAX_OFFSET}`,
     resolution: "Use the nextOffset of the previous response, or leave offset out to start at the first result.",
   },
   identifier: {
-    rule: `a business slug or UUID of at most ${directoryIdentifierProperty.maxLength} letters, digits and hyphens, starting with a letter or digit`,
+    rule: `a business slug or UUID of at most ${BUSINESS_IDENTIFIER_MAX_LENGTH} letters, digits and hyphens, starting with a letter or digit`,
     resolution: "Use the slug or id of a listing returned by the directory search.",
   },
 };
 
-/** The rules of the offerings' parameters, by name. */
-export const OFFERINGS_RULES: Readonly<Record<string, ParameterRule>> = {
-  q: {
-    rule: `at most ${offeringsSearchProperties.q.maxLength} characters`,
-    resolution: `Send at most ${offeringsSearchProperties.q.maxLength} characters of search terms, or leave q out to list every offering.`,
-  },
+function termsRule(name: string): ParameterRule {
+  return {
+    rule: `at most ${OFFERINGS_Q_MAX_LENGTH} characters`,
+    resolution: `Send at most ${OFFERINGS_Q_MAX_LENGTH} characters of search terms, or leave ${name} out to list every offering.`,
+  };
+}
+
+/** The rules of the offerings' parameters (and of search_offerings' `query`), by name. */
+export const OFFERINGS_RULES: ParameterRules = {
+  q: termsRule("q"),
+  query: termsRule("query"),
   slug: {
     rule: "an exact offering slug",
     resolution: "Use a slug returned by the offerings list.",
   },
 };
 
-export const DIRECTORY_PARAMETER_NAMES = Object.keys(directorySearchProperties) as (keyof typeof directorySearchProperties)[];
-
 export type DirectorySearchQuery = FromSchema<typeof DirectorySearchQuerySchema, { keepDefaultedPropertiesOptional: true }>;
 export type OfferingsQuery = FromSchema<typeof OfferingsQuerySchema>;
+export type OfferingsSearchArguments = FromSchema<typeof OfferingsSearchArgumentsSchema>;

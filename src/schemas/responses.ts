@@ -1,7 +1,7 @@
 import type { FromSchema } from "json-schema-to-ts";
+import { DIRECTORY_MAX_LIMIT, DIRECTORY_MAX_OFFSET, DIRECTORY_MIN_LIMIT, MAX_OFFERINGS } from "../contract.ts";
 import { PublicBusinessSchema } from "./business.ts";
-import { MAX_OFFERINGS, OfferingSchema } from "./offering.ts";
-import { DIRECTORY_MAX_LIMIT, DIRECTORY_MAX_OFFSET } from "./parameters.ts";
+import { OfferingSchema } from "./offering.ts";
 
 export const DirectoryPageSchema = {
   type: "object",
@@ -9,13 +9,13 @@ export const DirectoryPageSchema = {
   required: ["items", "limit", "offset", "nextOffset"],
   properties: {
     items: { type: "array", maxItems: DIRECTORY_MAX_LIMIT, items: PublicBusinessSchema },
-    limit: { type: "integer", minimum: 1, maximum: DIRECTORY_MAX_LIMIT },
+    limit: { type: "integer", minimum: DIRECTORY_MIN_LIMIT, maximum: DIRECTORY_MAX_LIMIT },
     offset: { type: "integer", minimum: 0, maximum: DIRECTORY_MAX_OFFSET },
     nextOffset: {
       type: ["integer", "null"],
       minimum: 0,
       maximum: DIRECTORY_MAX_OFFSET,
-      description: "Offset of the next page, or null when no further page is available within the 1000-offset browsing limit.",
+      description: `Offset of the next page, or null when no further page is available within the ${DIRECTORY_MAX_OFFSET}-offset browsing limit.`,
     },
   },
 } as const;

@@ -1,19 +1,20 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import MiniSearch from "minisearch";
+import { MAX_OFFERINGS } from "../contract.ts";
+import { createAjv } from "../schemas/ajv.ts";
+import { type PublicBusiness, PublicBusinessSchema } from "../schemas/business.ts";
+import { type SiteInfo, SiteInfoSchema } from "../schemas/content.ts";
+import { type Offering, OfferingSchema } from "../schemas/offering.ts";
+import { type Manifest, pageFile, SNAPSHOT_FORMAT_VERSION, type SnapshotFile, snapshotPath } from "./files.ts";
 import {
   BUSINESS_INDEX_OPTIONS,
   type BusinessIndexDocument,
   INDEX_FORMAT_VERSION,
   OFFERING_INDEX_OPTIONS,
   type OfferingIndexDocument,
-} from "../core/search-options.ts";
-import { fold } from "../core/text.ts";
-import { createAjv } from "../schemas/ajv.ts";
-import { type PublicBusiness, PublicBusinessSchema } from "../schemas/business.ts";
-import { type SiteInfo, SiteInfoSchema } from "../schemas/content.ts";
-import { MAX_OFFERINGS, type Offering, OfferingSchema } from "../schemas/offering.ts";
-import { type Manifest, pageFile, SNAPSHOT_FORMAT_VERSION, type SnapshotFile, snapshotPath } from "./files.ts";
+} from "./search-index.ts";
+import { fold } from "./text.ts";
 import type { Catalog, Directory, Snapshot } from "./types.ts";
 
 /** The snapshot in `distDir` cannot be served. */
@@ -90,7 +91,7 @@ async function loadCatalog(distDir: string): Promise<Catalog> {
     list.length,
     "offerings",
   );
-  return { offerings: list, bySlug: new Map(list.map((offering) => [offering.slug, offering])), index };
+  return { offerings: list, index };
 }
 
 async function loadDirectory(distDir: string): Promise<Directory> {

@@ -1,14 +1,13 @@
 import type MiniSearch from "minisearch";
-import type { BusinessIndexDocument, OfferingIndexDocument } from "../core/search-options.ts";
 import type { PublicBusiness } from "../schemas/business.ts";
 import type { SiteInfo } from "../schemas/content.ts";
 import type { Offering } from "../schemas/offering.ts";
 import type { Manifest } from "./files.ts";
+import type { BusinessIndexDocument, OfferingIndexDocument } from "./search-index.ts";
 
 /** The offerings catalog, in catalog order, with its search index. */
 export interface Catalog {
   readonly offerings: readonly Offering[];
-  readonly bySlug: ReadonlyMap<string, Offering>;
   readonly index: MiniSearch<OfferingIndexDocument>;
 }
 

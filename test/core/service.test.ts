@@ -60,5 +60,5 @@ test("lookups throw the REST errors: not_found for unknown slugs, directory_unav
     () => broken.searchBusinesses({}),
     (error: ApiError) => error.code === "directory_unavailable" && error.headers["retry-after"] === "30",
   );
-  assert.equal(broken.searchOfferings(undefined).total, 3);
+  assert.equal(broken.searchOfferings(undefined).value.total, 3);
 });

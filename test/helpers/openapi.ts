@@ -5,7 +5,7 @@ import addFormatsPlugin from "ajv-formats";
 const addFormats = addFormatsPlugin as unknown as typeof addFormatsPlugin.default;
 
 interface Operation {
-  responses: Record<string, { content?: Record<string, { schema: unknown }> }>;
+  responses: Record<string, { content?: Record<string, { schema: unknown; examples?: Record<string, { value: unknown }> }> }>;
 }
 type OpenApi = { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, unknown> } };
 
@@ -62,5 +62,15 @@ export class OpenApiValidator {
     const validate = this.#ajv.getSchema(pointer);
     assert.ok(validate, `no schema at ${pointer}`);
     assert.ok(validate(body), `GET ${path} ${status} body does not match openapi.json: ${this.#ajv.errorsText(validate.errors)}`);
+    if (status >= 400) {
+      // Each error response documents exactly the codes it carries, one example each.
+      const examples = Object.values(response.content?.["application/json"]?.examples ?? {});
+      const documented = examples.map((example) => (example.value as { error: { code: string } }).error.code);
+      const code = (body as { error: { code: string } }).error.code;
+      assert.ok(
+        documented.includes(code),
+        `GET ${path} ${status} answered ${code}, but openapi.json documents only ${documented.join(", ")}`,
+      );
+    }
   }
 }

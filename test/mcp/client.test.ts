@@ -11,8 +11,9 @@ import {
   DIRECTORY_RULES,
   DirectoryParamsSchema,
   DirectorySearchQuerySchema,
+  OFFERINGS_RULES,
   OfferingParamsSchema,
-  OfferingsQuerySchema,
+  OfferingsSearchArgumentsSchema,
 } from "../../src/schemas/parameters.ts";
 import { DirectoryPageSchema, OfferingListSchema } from "../../src/schemas/responses.ts";
 import { connectClient, type McpTestServer, PROTOCOL_VERSIONS, rest, startMcpServer } from "./helpers.ts";
@@ -104,7 +105,7 @@ for (const version of PROTOCOL_VERSIONS) {
       const expected = [
         ["search_businesses", "Search the business directory", DirectorySearchQuerySchema, DirectoryPageSchema],
         ["get_business", "Read a business listing", DirectoryParamsSchema, PublicBusinessSchema],
-        ["search_offerings", "List or search the offerings", OfferingsQuerySchema, OfferingListSchema],
+        ["search_offerings", "List or search the offerings", OfferingsSearchArgumentsSchema, OfferingListSchema],
         ["get_offering", "Read an offering", OfferingParamsSchema, OfferingSchema],
       ] as const;
       assert.deepEqual(
@@ -215,20 +216,24 @@ for (const version of PROTOCOL_VERSIONS) {
       );
     });
 
-    test("search_offerings answers what GET /api/offerings answers", async () => {
-      for (const args of [{}, { q: "quotes" }, { q: "QUOTES local" }, { q: "nothing-matches-this" }]) {
-        const expected = await rest(server, `/api/offerings${query(args)}`);
+    test("search_offerings with query answers what GET /api/offerings with q answers", async () => {
+      for (const terms of [undefined, "quotes", "QUOTES local", "nothing-matches-this"]) {
+        const expected = await rest(server, `/api/offerings${query(terms === undefined ? {} : { q: terms })}`);
         assert.equal(expected.status, 200);
-        assertSuccess(await call("search_offerings", args), expected.body, false);
+        assertSuccess(await call("search_offerings", terms === undefined ? {} : { query: terms }), expected.body, false);
       }
-      for (const [args, path] of [
-        [{ q: "x".repeat(201) }, `?q=${"x".repeat(201)}`],
-        [{ query: "quotes" }, "?query=quotes"],
-      ] as const) {
-        const expected = await rest(server, `/api/offerings${path}`);
-        assert.equal(expected.status, 400);
-        assertFailure(await call("search_offerings", args), expected.body);
-      }
+    });
+
+    test("search_offerings refuses q (the REST name) as unknown_parameter and an over-long query as invalid_parameter", async () => {
+      assertFailure(await call("search_offerings", { q: "quotes" }), unknownParameter("q", ["query"]).toBody());
+      assertFailure(await call("search_offerings", { query: "x".repeat(201) }), {
+        error: {
+          code: "invalid_parameter",
+          message: "Parameter 'query' is invalid: it must be at most 200 characters.",
+          resolution: "Send at most 200 characters of search terms, or leave query out to list every offering.",
+        },
+      });
+      assertFailure(await call("search_offerings", { query: 5 }), invalidParameter("query", OFFERINGS_RULES).toBody());
     });
 
     test("get_offering reads every offering as GET /api/offerings/{slug} does, and not_found for others", async () => {

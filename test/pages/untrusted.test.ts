@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { fenced, mdText } from "../../src/pages/markdown.ts";
+import { fenced, mdText } from "../../src/render/markdown.ts";
 import { serveContent } from "../helpers/server.ts";
 import { FIXTURES } from "../helpers/snapshot.ts";
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { compareByNameThenSlug, fold, words } from "../../src/core/text.ts";
+import { compareByNameThenSlug, fold, words } from "../../src/snapshot/text.ts";
 
 test("fold lower-cases and strips accents, and spells out letters decomposition keeps", () => {
   const cases: [string, string][] = [

@@ -1,3 +1,4 @@
+import { LLMS_PATH } from "../contract.ts";
 /**
  * Writing Markdown that agents read: inline text that cannot turn into markup, and blocks that
  * set apart text a business supplied so it cannot pass for the page's own words.
@@ -18,7 +19,7 @@ export function mdLink(label: string, url: string): string {
 
 /** The line every Markdown page opens with, so an agent that lands anywhere finds the index. */
 export function agentPointer(baseUrl: string): string {
-  return `> For AI agents: the index of this site is ${baseUrl}/llms.txt (Markdown links to every guide, the API documentation, the OpenAPI document and the MCP endpoint).`;
+  return `> For AI agents: the index of this site is ${baseUrl}${LLMS_PATH} (Markdown links to every guide, the API documentation, the OpenAPI document and the MCP endpoint).`;
 }
 
 /**

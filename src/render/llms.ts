@@ -1,7 +1,8 @@
-import { profileMarkdown } from "../../src/pages/business.ts";
+import { TOOLS } from "../api/tools/index.ts";
 import {
   API_DOCS_PATH,
   CONTACT_PATH,
+  DIRECTORY_API_PATH,
   DIRECTORY_PATH,
   HOME_PATH,
   LLMS_FULL_PATH,
@@ -9,11 +10,13 @@ import {
   MCP_PATH,
   markdownPath,
   OPENAPI_PATH,
-} from "../../src/pages/paths.ts";
-import type { SiteInfo } from "../../src/pages/site.ts";
-import type { PublicBusiness } from "../../src/schemas/business.ts";
-import type { Offering } from "../../src/schemas/offering.ts";
+} from "../contract.ts";
+import type { PublicBusiness } from "../schemas/business.ts";
+import type { SiteInfo } from "../schemas/content.ts";
+import type { Offering } from "../schemas/offering.ts";
+import { DirectorySearchQuerySchema } from "../schemas/parameters.ts";
 import { apiDocsBody } from "./api-docs.ts";
+import { profileMarkdown } from "./business.ts";
 import { contactMarkdown } from "./contact.ts";
 import { guideMarkdown } from "./guide.ts";
 
@@ -48,12 +51,12 @@ export function llmsTxt({ site, offerings }: LlmsInput): string {
     "",
     `- [API documentation](${base}${markdownPath(API_DOCS_PATH)}): the REST JSON API, the MCP endpoint, Markdown pages, errors and caching`,
     `- [OpenAPI 3.1 document](${base}${OPENAPI_PATH}): machine-readable description of the REST endpoints`,
-    `- [MCP endpoint](${base}${MCP_PATH}): POST only, stateless Streamable HTTP with JSON responses; read-only tools search_businesses, get_business, search_offerings, get_offering`,
+    `- [MCP endpoint](${base}${MCP_PATH}): POST only, stateless Streamable HTTP with JSON responses; read-only tools ${TOOLS.map((tool) => tool.name).join(", ")}`,
     "",
     "## Directory",
     "",
     `- [Business directory](${base}${markdownPath(DIRECTORY_PATH)}): how to search, and every approved listing with a link to its Markdown profile`,
-    `- [Directory search as JSON](${base}/api/directory): GET with q, location, country, limit and offset`,
+    `- [Directory search as JSON](${base}${DIRECTORY_API_PATH}): GET with ${Object.keys(DirectorySearchQuerySchema.properties).join(", ")}`,
     "",
     "## Contact",
     "",

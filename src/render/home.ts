@@ -1,19 +1,22 @@
-import { escapeHtml } from "../../src/pages/escape.ts";
-import { layout } from "../../src/pages/layout.ts";
-import { agentPointer } from "../../src/pages/markdown.ts";
+import { TOOLS, toolNames } from "../api/tools/index.ts";
 import {
   API_DOCS_PATH,
   CONTACT_PATH,
+  DIRECTORY_API_PATH,
   DIRECTORY_PATH,
   HOME_PATH,
   LLMS_FULL_PATH,
   LLMS_PATH,
   MCP_PATH,
   markdownPath,
+  OFFERINGS_API_PATH,
   OPENAPI_PATH,
-} from "../../src/pages/paths.ts";
-import type { SiteInfo } from "../../src/pages/site.ts";
-import type { Offering } from "../../src/schemas/offering.ts";
+} from "../contract.ts";
+import type { SiteInfo } from "../schemas/content.ts";
+import type { Offering } from "../schemas/offering.ts";
+import { escapeHtml } from "./escape.ts";
+import { layout } from "./layout.ts";
+import { agentPointer } from "./markdown.ts";
 import { markdownToHtml } from "./markdown-html.ts";
 
 export interface HomeInput {
@@ -57,8 +60,8 @@ ${cards}
 <section aria-labelledby="programs">
 <h2 id="programs">For programs and AI agents</h2>
 <ul>
-<li><strong>REST API</strong>: JSON at <code>/api/directory</code> and <code>/api/offerings</code>, described by the <a href="${OPENAPI_PATH}">OpenAPI document</a>. No key needed. <a href="${API_DOCS_PATH}">Read the API documentation</a>.</li>
-<li><strong>MCP</strong>: AI assistants can connect to <code>POST ${escapeHtml(site.baseUrl + MCP_PATH)}</code> with four read-only tools: search_businesses, get_business, search_offerings and get_offering.</li>
+<li><strong>REST API</strong>: JSON at <code>${DIRECTORY_API_PATH}</code> and <code>${OFFERINGS_API_PATH}</code>, described by the <a href="${OPENAPI_PATH}">OpenAPI document</a>. No key needed. <a href="${API_DOCS_PATH}">Read the API documentation</a>.</li>
+<li><strong>MCP</strong>: AI assistants can connect to <code>POST ${escapeHtml(site.baseUrl + MCP_PATH)}</code> with ${TOOLS.length} read-only tools: ${toolNames()}.</li>
 <li><strong>llms.txt</strong>: an <a href="${LLMS_PATH}">index for AI agents</a>, and the <a href="${LLMS_FULL_PATH}">whole catalog in one file</a>.</li>
 <li><strong>Markdown</strong>: every page is also Markdown: send <code>Accept: text/markdown</code> or add <code>/index.md</code> to its path (this page: <a href="/index.md">/index.md</a>).</li>
 </ul>
@@ -104,7 +107,7 @@ export function homeMarkdown({ site, intro, offerings, businessCount }: HomeInpu
     "",
     `- [API documentation](${base}${markdownPath(API_DOCS_PATH)}): the REST JSON API, the MCP endpoint and Markdown pages`,
     `- [OpenAPI 3.1 document](${base}${OPENAPI_PATH})`,
-    `- MCP endpoint: \`POST ${base}${MCP_PATH}\` (tools search_businesses, get_business, search_offerings, get_offering; read-only, no account)`,
+    `- MCP endpoint: \`POST ${base}${MCP_PATH}\` (tools ${TOOLS.map((tool) => tool.name).join(", ")}; read-only, no account)`,
     `- [llms.txt](${base}${LLMS_PATH}) and [llms-full.txt](${base}${LLMS_FULL_PATH})`,
     "",
     "## Contact",

@@ -1,9 +1,9 @@
+import { API_DOCS_PATH, CONTACT_PATH, DIRECTORY_PATH, HOME_PATH, LLMS_PATH, markdownPath, OPENAPI_PATH } from "../contract.ts";
+import type { SiteInfo } from "../schemas/content.ts";
 import type { Offering } from "../schemas/offering.ts";
 import { escapeHtml } from "./escape.ts";
 import { layout } from "./layout.ts";
 import { agentPointer, mdLink } from "./markdown.ts";
-import { API_DOCS_PATH, CONTACT_PATH, DIRECTORY_PATH, HOME_PATH, LLMS_PATH, markdownPath, OPENAPI_PATH } from "./paths.ts";
-import type { SiteInfo } from "./site.ts";
 
 /** The 404 page: where to go instead. The requested path is never echoed. */
 

@@ -1,5 +1,12 @@
+import { DIRECTORY_DEFAULT_LIMIT } from "../contract.ts";
+import { coerceIntegers, integerParameters } from "../core/validation.ts";
 import { createAjv } from "../schemas/ajv.ts";
-import { DIRECTORY_DEFAULT_LIMIT, DIRECTORY_RULES, type DirectorySearchQuery, directorySearchProperties } from "../schemas/parameters.ts";
+import {
+  DIRECTORY_RULES,
+  type DirectorySearchQuery,
+  DirectorySearchQuerySchema,
+  directorySearchProperties,
+} from "../schemas/parameters.ts";
 
 /**
  * The directory page's query string, validated with the API's own schemas (src/schemas): the
@@ -17,7 +24,9 @@ export type DirectoryPageQuery =
   | { ok: true; query: DirectorySearchQuery; form: FormValues; searched: boolean }
   | { ok: false; field: PageField; problem: "invalid" | "repeated"; message: string; form: FormValues };
 
-const ajv = createAjv({ coerceTypes: true });
+// No coercion: the page reads numbers by the API's rule (decimal digits only, coerceIntegers).
+const ajv = createAjv();
+const INTEGERS = integerParameters(DirectorySearchQuerySchema);
 const validators = Object.fromEntries(
   PAGE_FIELDS.map((name) => [name, ajv.compile({ type: "object", properties: { [name]: directorySearchProperties[name] } })]),
 ) as Record<PageField, ReturnType<typeof ajv.compile>>;
@@ -58,7 +67,7 @@ export function parseDirectoryQuery(raw: Readonly<Record<string, unknown>>): Dir
   for (const name of PAGE_FIELDS) {
     const value = values[name];
     if (value === undefined) continue;
-    const data: Record<string, unknown> = { [name]: value };
+    const data = coerceIntegers({ [name]: value }, INTEGERS);
     if (!validators[name](data)) {
       const rule = DIRECTORY_RULES[name];
       return {

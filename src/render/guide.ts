@@ -1,9 +1,9 @@
-import { escapeHtml, safeLink } from "../../src/pages/escape.ts";
-import { layout } from "../../src/pages/layout.ts";
-import { agentPointer, mdLink } from "../../src/pages/markdown.ts";
-import { markdownPath, offeringPagePath } from "../../src/pages/paths.ts";
-import type { SiteInfo } from "../../src/pages/site.ts";
-import type { Offering } from "../../src/schemas/offering.ts";
+import { LLMS_PATH, markdownPath, offeringApiPath, offeringPagePath } from "../contract.ts";
+import type { SiteInfo } from "../schemas/content.ts";
+import type { Offering } from "../schemas/offering.ts";
+import { escapeHtml, safeLink } from "./escape.ts";
+import { layout } from "./layout.ts";
+import { agentPointer, mdLink } from "./markdown.ts";
 import { markdownToHtml } from "./markdown-html.ts";
 
 /** A URL on this site as a site-relative path (so links work on any host), others as they are. */
@@ -56,7 +56,7 @@ ${offering.questions.length === 0 ? "" : `<section aria-labelledby="faq">\n<h2 i
 <h2 id="access">Access and next step</h2>
 <p>${escapeHtml(offering.access)}</p>
 ${ctaHtml}
-<p class="meta">Programs can read this offering as JSON at <a href="/api/offerings/${escapeHtml(offering.slug)}">/api/offerings/${escapeHtml(offering.slug)}</a>.</p>
+<p class="meta">Programs can read this offering as JSON at <a href="${escapeHtml(offeringApiPath(offering.slug))}">${escapeHtml(offeringApiPath(offering.slug))}</a>.</p>
 </section>`;
   return layout({
     site,
@@ -94,7 +94,7 @@ export function guideMarkdown(site: SiteInfo, offering: Offering, guide: string)
     `- Access: ${line(offering.access)}`,
     cta === null ? `- Next step: ${line(offering.action)} (see the steps below)` : `- Next step: ${mdLink(offering.action, cta)}`,
     `- Guide page: ${offering.guideUrl}`,
-    `- JSON: ${base}/api/offerings/${offering.slug}`,
+    `- JSON: ${base}${offeringApiPath(offering.slug)}`,
     "",
     guide,
     "",
@@ -109,7 +109,7 @@ export function guideMarkdown(site: SiteInfo, offering: Offering, guide: string)
     "## More",
     "",
     `- ${mdLink("All offerings", `${base}${markdownPath("/")}`)}`,
-    `- ${mdLink("llms.txt", `${base}/llms.txt`)}: the index of this site for agents`,
+    `- ${mdLink("llms.txt", `${base}${LLMS_PATH}`)}: the index of this site for agents`,
     "",
   );
   return lines.join("\n");

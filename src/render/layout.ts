@@ -1,6 +1,6 @@
+import { API_DOCS_PATH, CONTACT_PATH, DIRECTORY_PATH, HOME_PATH, LLMS_PATH, OPENAPI_PATH, STYLESHEET_PATH } from "../contract.ts";
+import type { SiteInfo } from "../schemas/content.ts";
 import { escapeHtml, jsonForScript } from "./escape.ts";
-import { API_DOCS_PATH, CONTACT_PATH, DIRECTORY_PATH, HOME_PATH, LLMS_PATH, STYLESHEET_PATH } from "./paths.ts";
-import type { SiteInfo } from "./site.ts";
 
 export type Section = "home" | "offerings" | "directory" | "api" | "contact" | "none";
 
@@ -67,7 +67,7 @@ ${main}
 <footer class="site-footer">
 <div class="wrap">
 <p>${escapeHtml(site.name)}${site.operator === "" ? "" : ` is run by ${escapeHtml(site.operator)}`}. Free and read-only: no account, key or payment.</p>
-<p><a href="${DIRECTORY_PATH}">Directory</a> · <a href="${API_DOCS_PATH}">API documentation</a> · <a href="/openapi.json">OpenAPI</a> · <a href="${LLMS_PATH}">llms.txt</a> · <a href="${CONTACT_PATH}">Contact</a>${markdownPath === null ? "" : ` · <a href="${escapeHtml(markdownPath)}">This page in Markdown</a>`}</p>
+<p><a href="${DIRECTORY_PATH}">Directory</a> · <a href="${API_DOCS_PATH}">API documentation</a> · <a href="${OPENAPI_PATH}">OpenAPI</a> · <a href="${LLMS_PATH}">llms.txt</a> · <a href="${CONTACT_PATH}">Contact</a>${markdownPath === null ? "" : ` · <a href="${escapeHtml(markdownPath)}">This page in Markdown</a>`}</p>
 </div>
 </footer>
 </body>

@@ -1,9 +1,9 @@
+import { businessApiPath, businessPagePath, DIRECTORY_PATH, LLMS_PATH, markdownPath } from "../contract.ts";
 import type { PublicBusiness } from "../schemas/business.ts";
+import type { SiteInfo } from "../schemas/content.ts";
 import { escapeHtml, plainTextParagraphs, safeHttpUrl } from "./escape.ts";
 import { layout } from "./layout.ts";
 import { agentPointer, mdLink, mdText, untrustedDescription } from "./markdown.ts";
-import { businessPagePath, DIRECTORY_PATH, markdownPath } from "./paths.ts";
-import type { SiteInfo } from "./site.ts";
 
 /**
  * A business's profile and its entry in lists, as HTML and Markdown. Every field of a listing
@@ -124,7 +124,7 @@ export function profileMarkdown(site: SiteInfo, business: PublicBusiness): strin
     `- Location: ${mdText(fullAddress(business))}`,
     `- Identifier: ${business.slug} (id ${business.id})`,
     `- Profile page: ${business.profileUrl}`,
-    `- JSON: ${base}/api/directory/${business.slug}`,
+    `- JSON: ${base}${businessApiPath(business.slug)}`,
     "",
     "## Next step: ask for a quote",
     "",
@@ -137,7 +137,7 @@ export function profileMarkdown(site: SiteInfo, business: PublicBusiness): strin
     "## More",
     "",
     `- ${mdLink("Business directory", `${base}${markdownPath(DIRECTORY_PATH)}`)}: search approved listings`,
-    `- ${mdLink("llms.txt", `${base}/llms.txt`)}: the index of this site for agents`,
+    `- ${mdLink("llms.txt", `${base}${LLMS_PATH}`)}: the index of this site for agents`,
     "",
   ];
   return lines.join("\n");

@@ -1,5 +1,5 @@
-import { escapeXml } from "../../src/pages/escape.ts";
-import { SITEMAP_PATH } from "../../src/pages/paths.ts";
+import { SITEMAP_PATH } from "../contract.ts";
+import { escapeXml } from "./escape.ts";
 
 /** sitemap.xml of the HTML pages (absolute URLs under BASE_URL). */
 export function sitemapXml(baseUrl: string, pagePaths: readonly string[]): string {

@@ -1,8 +1,8 @@
-import { escapeHtml } from "../../src/pages/escape.ts";
-import { layout } from "../../src/pages/layout.ts";
-import { agentPointer } from "../../src/pages/markdown.ts";
-import { API_DOCS_PATH, CONTACT_PATH, DIRECTORY_PATH, markdownPath } from "../../src/pages/paths.ts";
-import type { SiteInfo } from "../../src/pages/site.ts";
+import { API_DOCS_PATH, CONTACT_PATH, DIRECTORY_PATH, LLMS_PATH, markdownPath } from "../contract.ts";
+import type { SiteInfo } from "../schemas/content.ts";
+import { escapeHtml } from "./escape.ts";
+import { layout } from "./layout.ts";
+import { agentPointer } from "./markdown.ts";
 
 function facts(site: SiteInfo): [string, string][] {
   const { contact } = site;
@@ -33,7 +33,7 @@ export function contactMarkdown(site: SiteInfo): string {
     ...SCOPE.flatMap((paragraph) => [paragraph, ""]),
     `- [Business directory](${base}${markdownPath(DIRECTORY_PATH)})`,
     `- [API documentation](${base}${markdownPath(API_DOCS_PATH)})`,
-    `- [llms.txt](${base}/llms.txt)`,
+    `- [llms.txt](${base}${LLMS_PATH})`,
     "",
   ].join("\n");
 }

@@ -1,13 +1,14 @@
-import { DIRECTORY_RETRY_AFTER_SECONDS } from "../core/errors.ts";
+import { getBusiness } from "../api/tools/get-business.ts";
+import { searchBusinesses } from "../api/tools/search-businesses.ts";
+import { API_DOCS_PATH, DIRECTORY_API_PATH, DIRECTORY_PATH, DIRECTORY_RETRY_AFTER_SECONDS, MCP_PATH, markdownPath } from "../contract.ts";
 import type { PublicBusiness } from "../schemas/business.ts";
+import type { SiteInfo } from "../schemas/content.ts";
 import type { DirectoryPage } from "../schemas/responses.ts";
 import { businessCardHtml, businessListItemMarkdown, countryName } from "./business.ts";
-import { directoryHref, FIELD_LABELS, type FormValues, type PageField } from "./directory-query.ts";
+import { directoryHref, FIELD_LABELS, type FormValues, type PageField } from "./directory-form.ts";
 import { escapeHtml } from "./escape.ts";
 import { layout } from "./layout.ts";
 import { agentPointer, mdLink, mdText } from "./markdown.ts";
-import { API_DOCS_PATH, DIRECTORY_PATH, MCP_PATH, markdownPath } from "./paths.ts";
-import type { SiteInfo } from "./site.ts";
 
 /** What the directory page shows: results, a problem with the input, or an unavailable directory. */
 export type DirectoryView =
@@ -97,8 +98,8 @@ function searchHowTo(baseUrl: string): string[] {
     "## How to search",
     "",
     `- Web page: ${baseUrl}${DIRECTORY_PATH}?q=plumb&location=leeds&country=GB (send \`Accept: text/markdown\` to get the results as Markdown).`,
-    `- REST: \`GET ${baseUrl}/api/directory?q=plumb&location=leeds&country=GB&limit=10&offset=0\` returns JSON; follow \`nextOffset\` until it is null. See ${mdLink("the API documentation", `${baseUrl}${markdownPath(API_DOCS_PATH)}`)}.`,
-    `- MCP: the \`search_businesses\` and \`get_business\` tools at \`POST ${baseUrl}${MCP_PATH}\`.`,
+    `- REST: \`GET ${baseUrl}${DIRECTORY_API_PATH}?q=plumb&location=leeds&country=GB&limit=10&offset=0\` returns JSON; follow \`nextOffset\` until it is null. See ${mdLink("the API documentation", `${baseUrl}${markdownPath(API_DOCS_PATH)}`)}.`,
+    `- MCP: the \`${searchBusinesses.name}\` and \`${getBusiness.name}\` tools at \`POST ${baseUrl}${MCP_PATH}\`.`,
     "",
     "`q` matches the start of words in a listing's name or service (every word must match), `location` part of its city, region or postal code, `country` its two-letter code. A quote link leads to the website's normal quote-request form; the user follows it themselves.",
   ];

@@ -1,0 +1,191 @@
+import {
+  BUSINESS_API_TEMPLATE,
+  DIRECTORY_API_PATH,
+  DIRECTORY_DEFAULT_LIMIT,
+  OFFERING_API_TEMPLATE,
+  OFFERINGS_API_PATH,
+} from "../contract.ts";
+import {
+  type ApiError,
+  businessNotFound,
+  directoryUnavailable,
+  internalError,
+  invalidParameter,
+  malformedRequest,
+  methodNotAllowed,
+  offeringNotFound,
+  repeatedParameter,
+  requestTooLarge,
+  unknownParameter,
+} from "../core/errors.ts";
+import { PublicBusinessSchema } from "../schemas/business.ts";
+import { OfferingSchema } from "../schemas/offering.ts";
+import {
+  DIRECTORY_RULES,
+  DirectoryParamsSchema,
+  DirectorySearchQuerySchema,
+  NoParametersSchema,
+  OFFERINGS_RULES,
+  OfferingParamsSchema,
+  OfferingsQuerySchema,
+  type ParameterRules,
+} from "../schemas/parameters.ts";
+import { DirectoryPageSchema, OfferingListSchema } from "../schemas/responses.ts";
+import { EXAMPLE_BUSINESS, EXAMPLE_OFFERING } from "./examples.ts";
+
+/**
+ * The REST interface, declared once. src/http/rest.ts registers each route with fastify from
+ * this table (validation, serialisation, parameter rules, methods), and build/openapi.ts writes
+ * the OpenAPI document from it; the API documentation page lists it. Every route is a GET
+ * (HEAD too) with a JSON body.
+ */
+
+/** An object-rooted JSON Schema from src/schemas, as an `as const` literal. */
+export interface ObjectSchema {
+  readonly type: "object";
+  readonly properties: Readonly<Record<string, unknown>>;
+  readonly required?: readonly string[];
+}
+
+/** An error status a route answers with, and one example per error code it carries there. */
+export interface ErrorResponse {
+  readonly description: string;
+  /** The codes documented for this status are exactly these examples' codes. */
+  readonly examples: readonly ApiError[];
+}
+
+export interface RouteSpec {
+  readonly operationId: string;
+  /** The OpenAPI path template, such as `/api/directory/{identifier}`. */
+  readonly path: string;
+  readonly tag: "Directory" | "Offerings";
+  readonly summary: string;
+  readonly description?: string;
+  readonly querystring: ObjectSchema;
+  readonly params?: ObjectSchema;
+  /** Quoted by a 400's message when a parameter is invalid. */
+  readonly rules: ParameterRules;
+  readonly response: {
+    readonly schema: ObjectSchema;
+    /** The schema's name under components/schemas. */
+    readonly component: string;
+    readonly description: string;
+    readonly example: unknown;
+  };
+  /** The error statuses only this route answers with (see ERRORS_OF_EVERY_ROUTE for the rest). */
+  readonly errors: Readonly<Partial<Record<400 | 404 | 503, ErrorResponse>>>;
+}
+
+/** What a read-only route accepts besides GET; every other method is answered 405 with this in `Allow`. */
+export const READ_METHODS = "GET, HEAD";
+
+/**
+ * The errors every route can answer with, whatever its parameters: another method (405, before
+ * routing reads anything), a request line or headers too large for Node to read (431), and an
+ * unexpected failure (500, with a generic message).
+ */
+export const ERRORS_OF_EVERY_ROUTE: Readonly<Record<405 | 431 | 500, ErrorResponse>> = {
+  405: { description: "Method not allowed: this interface is read-only.", examples: [methodNotAllowed(READ_METHODS)] },
+  431: { description: "The URL or headers are too large to read.", examples: [requestTooLarge()] },
+  500: { description: "Unexpected failure; the message never carries details.", examples: [internalError()] },
+};
+
+const directoryParameterNames = Object.keys(DirectorySearchQuerySchema.properties);
+
+export const ROUTES = {
+  searchServiceBusinesses: {
+    operationId: "searchServiceBusinesses",
+    path: DIRECTORY_API_PATH,
+    tag: "Directory",
+    summary: "Search businesses",
+    description:
+      "Matches every q term against the start of a word of the listing's name or service, location as a substring of city, region or postal code, and country exactly. Stable alphabetical order by name, ties by slug. Follow nextOffset until it is null. No match is a 200 with empty items.",
+    querystring: DirectorySearchQuerySchema,
+    rules: DIRECTORY_RULES,
+    response: {
+      schema: DirectoryPageSchema,
+      component: "DirectoryPage",
+      description: "A page of matching listings.",
+      example: { items: [EXAMPLE_BUSINESS], limit: DIRECTORY_DEFAULT_LIMIT, offset: 0, nextOffset: DIRECTORY_DEFAULT_LIMIT },
+    },
+    errors: {
+      400: {
+        description: "Invalid, unknown or repeated query parameter.",
+        examples: [invalidParameter("limit", DIRECTORY_RULES), unknownParameter("page", directoryParameterNames), repeatedParameter("q")],
+      },
+      503: { description: "Directory data unavailable: not an empty result.", examples: [directoryUnavailable()] },
+    },
+  },
+  getServiceBusiness: {
+    operationId: "getServiceBusiness",
+    path: BUSINESS_API_TEMPLATE,
+    tag: "Directory",
+    summary: "Read a business",
+    querystring: NoParametersSchema,
+    params: DirectoryParamsSchema,
+    rules: DIRECTORY_RULES,
+    response: {
+      schema: PublicBusinessSchema,
+      component: "PublicBusiness",
+      description: "One approved public listing.",
+      example: EXAMPLE_BUSINESS,
+    },
+    errors: {
+      400: {
+        description: "Invalid identifier or request.",
+        examples: [invalidParameter("identifier", DIRECTORY_RULES), unknownParameter("q", [])],
+      },
+      404: { description: "No approved listing has this slug or id.", examples: [businessNotFound()] },
+      503: { description: "Directory data unavailable.", examples: [directoryUnavailable()] },
+    },
+  },
+  listServiceOfferings: {
+    operationId: "listServiceOfferings",
+    path: OFFERINGS_API_PATH,
+    tag: "Offerings",
+    summary: "List or search offerings",
+    description:
+      "Without q, every curated offering in catalog order. With q, every term must match the start of a word in the name, description, audience or features. No pagination.",
+    querystring: OfferingsQuerySchema,
+    rules: OFFERINGS_RULES,
+    response: {
+      schema: OfferingListSchema,
+      component: "OfferingList",
+      description: "The matching offerings.",
+      example: { items: [EXAMPLE_OFFERING], total: 1 },
+    },
+    errors: {
+      400: {
+        description: "Invalid query parameters.",
+        examples: [invalidParameter("q", OFFERINGS_RULES), unknownParameter("limit", ["q"]), repeatedParameter("q")],
+      },
+    },
+  },
+  getServiceOffering: {
+    operationId: "getServiceOffering",
+    path: OFFERING_API_TEMPLATE,
+    tag: "Offerings",
+    summary: "Read one offering",
+    querystring: NoParametersSchema,
+    params: OfferingParamsSchema,
+    rules: OFFERINGS_RULES,
+    response: {
+      schema: OfferingSchema,
+      component: "Offering",
+      description: "One offering with its access conditions, features, steps, FAQ and guide links.",
+      example: EXAMPLE_OFFERING,
+    },
+    errors: {
+      400: {
+        description: "Query parameters are not accepted here, or the URL is malformed.",
+        examples: [unknownParameter("q", []), malformedRequest()],
+      },
+      404: { description: "No offering matches the slug.", examples: [offeringNotFound()] },
+    },
+  },
+} as const satisfies Record<string, RouteSpec>;
+
+export type OperationId = keyof typeof ROUTES;
+
+/** The routes in the order the documentation lists them. */
+export const ROUTE_LIST: readonly RouteSpec[] = Object.values(ROUTES);

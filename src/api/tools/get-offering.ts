@@ -1,0 +1,17 @@
+import type { Offering } from "../../schemas/offering.ts";
+import { ROUTES } from "../routes.ts";
+import type { ToolDefinition } from "./tool.ts";
+
+const route = ROUTES.getServiceOffering;
+
+export const getOffering: ToolDefinition<{ slug: string }, Offering> = {
+  name: "get_offering",
+  title: "Read an offering",
+  description: `Reads one offering by the exact slug that search_offerings returned: description, audience, access conditions, features, steps, FAQ and the guide's links (guideUrl, markdownUrl), exactly like GET ${route.path}. An unknown slug is a not_found error.`,
+  inputSchema: route.params,
+  outputSchema: route.response.schema,
+  rules: route.rules,
+  listingText: false,
+  mirrors: route.operationId,
+  run: (service, input) => service.getOffering(input.slug),
+};

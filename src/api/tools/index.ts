@@ -1,0 +1,19 @@
+import { getBusiness } from "./get-business.ts";
+import { getOffering } from "./get-offering.ts";
+import { searchBusinesses } from "./search-businesses.ts";
+import { searchOfferings } from "./search-offerings.ts";
+import type { ToolDefinition } from "./tool.ts";
+
+/** Every MCP tool, in the order tools/list and the documentation show them. */
+export const TOOLS: readonly ToolDefinition[] = [searchBusinesses, getBusiness, searchOfferings, getOffering];
+
+/** The tools' names, for prose: "search_businesses, get_business, search_offerings and get_offering". */
+export function toolNames(conjunction = "and"): string {
+  const names = TOOLS.map((tool) => tool.name);
+  return names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} ${conjunction} ${names.at(-1)}`;
+}
+
+/** A tool's argument names, as its input schema declares them. */
+export function toolArguments(tool: ToolDefinition): string[] {
+  return Object.keys(tool.inputSchema.properties);
+}

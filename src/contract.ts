@@ -1,0 +1,109 @@
+/**
+ * The service's fixed facts, each written down once: URL paths, limits, header values and
+ * versions (service-spec.md and contract.md). Schemas, the snapshot, the core, the renderers,
+ * REST, MCP and the build all import them from here; nothing here imports anything.
+ */
+
+// ── Versions ────────────────────────────────────────────────────────────────────────────────
+
+/** The OpenAPI format the REST description is written in (spec, Versioning 1). */
+export const OPENAPI_VERSION = "3.1.0";
+
+/** The version of the REST description itself (spec, Versioning 1). */
+export const API_VERSION = "1.1.0";
+
+/** The MCP protocol versions served (spec, Versioning 3), newest first. */
+export const MCP_PROTOCOL_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26"] as const;
+
+export type McpProtocolVersion = (typeof MCP_PROTOCOL_VERSIONS)[number];
+
+// ── Paths ───────────────────────────────────────────────────────────────────────────────────
+// A page at path `P` has its Markdown at `P/index.md` (the homepage at `/index.md`) and, when the
+// build pre-renders it, its HTML at `P/index.html`, so a static host serves both as they are.
+
+/** Every REST endpoint lives under this prefix; an unknown path under it gets a JSON 404. */
+export const API_PREFIX = "/api";
+export const DIRECTORY_API_PATH = "/api/directory";
+export const OFFERINGS_API_PATH = "/api/offerings";
+/** The OpenAPI path templates of the single-item endpoints (fastify writes `{name}` as `:name`). */
+export const BUSINESS_API_TEMPLATE = `${DIRECTORY_API_PATH}/{identifier}`;
+export const OFFERING_API_TEMPLATE = `${OFFERINGS_API_PATH}/{slug}`;
+
+export const MCP_PATH = "/mcp";
+export const OPENAPI_PATH = "/openapi.json";
+
+export const HOME_PATH = "/";
+export const DIRECTORY_PATH = "/businesses";
+export const CONTACT_PATH = "/contact";
+export const API_DOCS_PATH = "/docs/api";
+export const LLMS_PATH = "/llms.txt";
+export const LLMS_FULL_PATH = "/llms-full.txt";
+export const SITEMAP_PATH = "/sitemap.xml";
+export const ROBOTS_PATH = "/robots.txt";
+export const STYLESHEET_PATH = "/assets/site.css";
+
+/** A path template with its `{name}` parameters filled in (values are slugs or ids: no escaping needed). */
+export function fillTemplate(template: string, values: Readonly<Record<string, string>>): string {
+  return template.replace(/\{(\w+)\}/g, (_match, name: string) => values[name] ?? "");
+}
+
+export function businessApiPath(identifier: string): string {
+  return fillTemplate(BUSINESS_API_TEMPLATE, { identifier });
+}
+
+export function offeringApiPath(slug: string): string {
+  return fillTemplate(OFFERING_API_TEMPLATE, { slug });
+}
+
+export function offeringPagePath(slug: string): string {
+  return `/offerings/${slug}`;
+}
+
+export function businessPagePath(slug: string): string {
+  return `${DIRECTORY_PATH}/${slug}`;
+}
+
+/** The Markdown variant of the page at `pagePath`. */
+export function markdownPath(pagePath: string): string {
+  return pagePath === HOME_PATH ? "/index.md" : `${pagePath}/index.md`;
+}
+
+/** Where the build writes the pre-rendered HTML of the page at `pagePath`. */
+export function htmlPath(pagePath: string): string {
+  return pagePath === HOME_PATH ? "/index.html" : `${pagePath}/index.html`;
+}
+
+// ── Limits (spec, Limits) ───────────────────────────────────────────────────────────────────
+
+export const DIRECTORY_Q_MAX_LENGTH = 120;
+export const DIRECTORY_Q_MAX_TERMS = 6;
+export const DIRECTORY_LOCATION_MAX_LENGTH = 80;
+export const DIRECTORY_MIN_LIMIT = 1;
+export const DIRECTORY_MAX_LIMIT = 25;
+export const DIRECTORY_DEFAULT_LIMIT = 10;
+/** The browsing limit: no page starts after this offset. */
+export const DIRECTORY_MAX_OFFSET = 1000;
+export const BUSINESS_IDENTIFIER_MAX_LENGTH = 200;
+export const DESCRIPTION_MAX_LENGTH = 3000;
+export const OFFERINGS_Q_MAX_LENGTH = 200;
+export const MAX_OFFERINGS = 20;
+/** The largest MCP message accepted, in bytes; also the largest body any route reads. */
+export const MCP_MAX_MESSAGE_BYTES = 32 * 1024;
+
+// ── Header values ───────────────────────────────────────────────────────────────────────────
+
+/** What clients and shared caches may do with a successful directory or catalog answer (contract §7). */
+export const CACHE_CONTROL_SUCCESS = "public, max-age=60";
+/** The max-age above in seconds: how long clients should keep a successful answer (spec, Limits). */
+export const CLIENT_CACHE_SECONDS = Number(CACHE_CONTROL_SUCCESS.split("max-age=")[1]);
+/** Errors are never cached (contract §7). */
+export const CACHE_CONTROL_ERROR = "no-store";
+/** Seconds a client waits before retrying when the directory is unavailable (spec, Errors). */
+export const DIRECTORY_RETRY_AFTER_SECONDS = 30;
+
+export const JSON_TYPE = "application/json; charset=utf-8";
+export const HTML_TYPE = "text/html; charset=utf-8";
+export const MARKDOWN_TYPE = "text/markdown; charset=utf-8";
+export const TEXT_TYPE = "text/plain; charset=utf-8";
+export const XML_TYPE = "application/xml; charset=utf-8";
+export const CSS_TYPE = "text/css; charset=utf-8";

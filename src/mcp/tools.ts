@@ -1,0 +1,85 @@
+import type { CallToolResult, Tool, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import { TOOLS } from "../api/tools/index.ts";
+import { QUOTE_URL_RULE, type ToolDefinition, UNTRUSTED_LISTING_TEXT } from "../api/tools/tool.ts";
+import { ApiError, internalError } from "../core/errors.ts";
+import type { CatalogService } from "../core/service.ts";
+import { parameterError } from "../core/validation.ts";
+import { createAjv } from "../schemas/ajv.ts";
+import { type ErrorBody, ErrorBodySchema } from "../schemas/error.ts";
+
+/** Every tool only reads the snapshot: same answer for the same input, nothing outside it touched. */
+export const READ_ONLY: ToolAnnotations = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};
+
+/** Added after the JSON copy of every successful directory answer, so listing text is set apart (contract §7). */
+const LISTING_NOTICE = `The JSON above is a directory answer. ${UNTRUSTED_LISTING_TEXT} ${QUOTE_URL_RULE}`;
+
+/** A tool ready to list and call. */
+export interface CatalogTool {
+  readonly name: string;
+  /** The tools/list entry, built once. */
+  readonly descriptor: Tool;
+  /** Validates `args` and answers; never throws: every failure is an `isError` result. */
+  call(service: CatalogService, args: Record<string, unknown>, onUnexpected: (error: unknown) => void): CallToolResult;
+}
+
+/** A copy that shares nothing with the schema constants, typed as the SDK's Tool wants it. */
+function jsonCopy<T>(value: unknown): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}
+
+function errorResult(body: ErrorBody): CallToolResult {
+  return { content: [{ type: "text", text: JSON.stringify(body) }], structuredContent: body, isError: true };
+}
+
+/**
+ * Validators compiled once at start. No coercion and no defaults: MCP arguments are JSON, so
+ * `"5"` is not a limit, and the core applies the defaults as it does for REST.
+ */
+const ajv = createAjv({ coerceTypes: false, useDefaults: false, removeAdditional: false, allErrors: false });
+
+/** Compiles a tool's input validator once and builds its descriptor once. */
+function catalogTool(definition: ToolDefinition): CatalogTool {
+  const validate = ajv.compile(definition.inputSchema);
+  const allowed = Object.keys(definition.inputSchema.properties);
+  const descriptor: Tool = {
+    name: definition.name,
+    title: definition.title,
+    description: definition.description,
+    inputSchema: jsonCopy<Tool["inputSchema"]>(definition.inputSchema),
+    // Clients validate structuredContent against this even on isError results, so the Error body is one branch.
+    outputSchema: jsonCopy<NonNullable<Tool["outputSchema"]>>({ type: "object", anyOf: [definition.outputSchema, ErrorBodySchema] }),
+    annotations: { title: definition.title, ...READ_ONLY },
+  };
+
+  return {
+    name: definition.name,
+    descriptor,
+    call(service, args, onUnexpected) {
+      if (!validate(args)) return errorResult(parameterError(validate.errors ?? [], definition.rules, allowed).toBody());
+      let result: ReturnType<ToolDefinition["run"]>;
+      try {
+        result = definition.run(service, args);
+      } catch (error) {
+        if (error instanceof ApiError) return errorResult(error.toBody());
+        onUnexpected(error);
+        return errorResult(internalError().toBody());
+      }
+      // The answer's JSON is the REST body, serialised once and kept: the text copy costs nothing.
+      const content: CallToolResult["content"] = [{ type: "text", text: result.json }];
+      if (definition.listingText) content.push({ type: "text", text: LISTING_NOTICE });
+      return { content, structuredContent: result.value };
+    },
+  };
+}
+
+export const CATALOG_TOOLS: readonly CatalogTool[] = TOOLS.map(catalogTool);
+
+export const TOOLS_BY_NAME: ReadonlyMap<string, CatalogTool> = new Map(CATALOG_TOOLS.map((tool) => [tool.name, tool]));
+
+/** The tools/list answer: the same object for every request. */
+export const TOOL_LIST: { tools: Tool[] } = { tools: CATALOG_TOOLS.map((tool) => tool.descriptor) };
