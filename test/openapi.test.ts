@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
+import { promisify } from "node:util";
 import { validate } from "@readme/openapi-parser";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsPlugin from "ajv-formats";
@@ -9,8 +11,9 @@ import { openapiDocument } from "../build/openapi.ts";
 import { API_VERSION } from "../src/contract.ts";
 import { ERROR_CODES } from "../src/schemas/error.ts";
 import { type RunningServer, startServer } from "./helpers/server.ts";
-import { buildSnapshot, FIXTURES, TEST_BASE_URL, tempDir } from "./helpers/snapshot.ts";
+import { buildSnapshot, FIXTURES, SAMPLE_CONTENT, TEST_BASE_URL, tempDir } from "./helpers/snapshot.ts";
 
+const run = promisify(execFile);
 const addFormats = addFormatsPlugin as unknown as typeof addFormatsPlugin.default;
 
 let server: RunningServer;
@@ -146,4 +149,22 @@ test("lists the stable error codes in the Error schema, and exactly the codes ea
     "/api/offerings": { "400": ["invalid_parameter", "unknown_parameter", "repeated_parameter"], ...everyRoute },
     "/api/offerings/{slug}": { "400": ["unknown_parameter", "invalid_parameter"], "404": ["not_found"], ...everyRoute },
   });
+});
+
+test("redocly lint with the recommended rules finds no error and no warning in the sample content's openapi.json", async () => {
+  const work = await tempDir();
+  try {
+    // BASE_URL as `npm run build` defaults it: http://localhost:3000.
+    await buildSnapshot(SAMPLE_CONTENT, join(work.path, "dist"));
+    const redocly = new URL("../node_modules/.bin/redocly", import.meta.url).pathname;
+    const { stdout } = await run(redocly, ["lint", "--format=json", join(work.path, "dist", "openapi.json")], {
+      cwd: new URL("..", import.meta.url).pathname,
+      env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" },
+    });
+    const report = JSON.parse(stdout) as { totals: Record<string, number>; problems: unknown[] };
+    assert.deepEqual(report.problems, []);
+    assert.deepEqual(report.totals, { errors: 0, warnings: 0, ignored: 0 });
+  } finally {
+    await work.remove();
+  }
 });

@@ -39,7 +39,7 @@ declare module "fastify" {
 
 /**
  * HTTP caching (contract §7): errors are `no-store`; successful answers of cacheable routes
- * get `public, max-age=60` and an ETag, and `If-None-Match` is compared weakly (lists, `*` and
+ * get CACHE_CONTROL_SUCCESS and an ETag, and `If-None-Match` is compared weakly (lists, `*` and
  * `W/` tags all count) to answer 304.
  */
 export function registerCaching(app: FastifyInstance): void {

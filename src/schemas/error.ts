@@ -26,7 +26,11 @@ export const ErrorBodySchema = {
       additionalProperties: false,
       required: ["code", "message", "resolution"],
       properties: {
-        code: { type: "string", enum: ERROR_CODES },
+        code: {
+          type: "string",
+          enum: ERROR_CODES,
+          description: "One of the stable error codes; each error response of the REST API documents the codes it carries.",
+        },
         message: { type: "string", description: "What was wrong." },
         resolution: { type: "string", description: "A hint for recovery: what to do instead." },
       },

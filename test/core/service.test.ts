@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
+import etag from "etag";
 import type { ApiError } from "../../src/core/errors.ts";
 import { CatalogService } from "../../src/core/service.ts";
 import { loadSnapshot } from "../../src/snapshot/load.ts";
@@ -42,6 +43,42 @@ describe("the service-side result cache", () => {
     const first = service.searchBusinesses({});
     current = { ...snapshot };
     assert.notEqual(service.searchBusinesses({}), first);
+  });
+});
+
+describe("answers that depend only on the snapshot are serialised once for it", () => {
+  test("the catalog, an offering and a listing (by slug or id) are the same answer on every call, with the cache off too", () => {
+    const service = new CatalogService({ snapshot: () => snapshot, cacheSeconds: 0 });
+    assert.equal(service.searchOfferings(undefined), service.searchOfferings(undefined));
+    const offering = service.getOffering("request-quotes");
+    assert.equal(service.getOffering("request-quotes"), offering);
+    const business = service.getBusiness("joes-handyman");
+    assert.equal(service.getBusiness("joes-handyman"), business);
+    assert.equal(service.getBusiness(business.value.id), business);
+    assert.equal(service.getBusiness(business.value.id.toUpperCase()), business);
+  });
+
+  test("an answer's JSON is its value serialised, and its ETag the strong tag of that JSON", () => {
+    const service = new CatalogService({ snapshot: () => snapshot, cacheSeconds: 60 });
+    for (const answer of [
+      service.searchOfferings(undefined),
+      service.getBusiness("joes-handyman"),
+      service.searchBusinesses({ q: "plumb" }),
+    ]) {
+      assert.equal(answer.json, JSON.stringify(answer.value));
+      assert.equal(answer.etag, etag(answer.json));
+    }
+  });
+
+  test("a new snapshot gets new answers", () => {
+    let current = snapshot;
+    const service = new CatalogService({ snapshot: () => current, cacheSeconds: 0 });
+    const catalog = service.searchOfferings(undefined);
+    const business = service.getBusiness("joes-handyman");
+    current = { ...snapshot };
+    assert.notEqual(service.searchOfferings(undefined), catalog);
+    assert.notEqual(service.getBusiness("joes-handyman"), business);
+    assert.deepEqual(service.getBusiness("joes-handyman"), business);
   });
 });
 

@@ -695,12 +695,26 @@ describe("directory endpoints over the basic fixture", () => {
       ["offset", "a fraction", "2.5"],
       ["offset", "an empty value", ""],
     ];
+    // A number in a URL is decimal digits and nothing else: no sign, point, exponent, base prefix, space or word.
+    for (const name of ["limit", "offset"] as const) {
+      for (const value of ["Infinity", "-0", "1e1", "0x10", "+1", "1.0", " 1", "1 ", "0b1", "NaN", "１"]) {
+        invalid.push([name, `${JSON.stringify(value)} (not decimal digits)`, value]);
+      }
+    }
     for (const [name, why, value] of invalid) {
       test(`returns 400 invalid_parameter when ${name} is ${why}`, async () => {
         const answer = await expectError(`${SEARCH}?${name}=${encodeURIComponent(value)}`, SEARCH, 400, INVALID[name]);
         assert.ok(!answer.text.includes("<"), "unescaped input is echoed");
       });
     }
+
+    test("reads limit and offset with leading zeros as the decimal numbers they spell: limit=05&offset=010 is limit=5&offset=10", async () => {
+      const padded = await request(server.url, `${SEARCH}?limit=05&offset=010`);
+      const plain = await request(server.url, `${SEARCH}?limit=5&offset=10`);
+      assert.equal(padded.status, 200);
+      assert.equal(padded.text, plain.text);
+      assert.deepEqual([(padded.body as { limit: number }).limit, (padded.body as { offset: number }).offset], [5, 10]);
+    });
   });
 
   describe("read a business (endpoint 2)", () => {

@@ -46,6 +46,12 @@ test("empty form fields count as left out", async () => {
   assert.equal(profileLinks(await response.text()).length, 10);
 });
 
+test("an offset with leading zeros is the decimal number it spells", async () => {
+  const padded = await get("/businesses?offset=010");
+  assert.equal(padded.status, 200);
+  assert.equal(await padded.text(), await (await get("/businesses?offset=10")).text());
+});
+
 test("a search with no match says so with status 200", async () => {
   const response = await get("/businesses?q=roofing");
   assert.equal(response.status, 200);
@@ -68,6 +74,8 @@ const INVALID: [string, string, string][] = [
   ],
   ["offset=1001", "offset", "Page position (offset) must be a whole number from 0 to 1000."],
   ["offset=-1", "offset", "Page position (offset) must be a whole number from 0 to 1000."],
+  ["offset=1e1", "offset", "Page position (offset) must be a whole number from 0 to 1000."],
+  ["offset=0x10", "offset", "Page position (offset) must be a whole number from 0 to 1000."],
   ["q=a+b+c+d+e+f+g", "q", "Service or name must be at most 120 characters and at most 6 terms"],
 ];
 

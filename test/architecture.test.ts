@@ -1,0 +1,96 @@
+import assert from "node:assert/strict";
+import { readdir, readFile } from "node:fs/promises";
+import { dirname, join, relative, resolve } from "node:path";
+import { test } from "node:test";
+import ts from "typescript";
+
+/**
+ * The direction of imports (README, "How it is built"): each part of src/ and build/ may import
+ * only the parts listed for it, and the parts' import graph has no cycle.
+ */
+
+const ROOT = new URL("../", import.meta.url).pathname;
+
+const BELOW_API = ["src/contract.ts", "src/schemas", "src/snapshot", "src/core"];
+const ALLOWED: Readonly<Record<string, readonly string[]>> = {
+  "src/contract.ts": [],
+  "src/config.ts": [],
+  "src/schemas": ["src/contract.ts"],
+  "src/snapshot": ["src/contract.ts", "src/schemas"],
+  "src/core": ["src/contract.ts", "src/schemas", "src/snapshot"],
+  "src/api": BELOW_API,
+  "src/render": [...BELOW_API, "src/api"],
+  "src/mcp": [...BELOW_API, "src/api", "src/render", "src/config.ts"],
+  "src/http": [...BELOW_API, "src/api", "src/render", "src/mcp", "src/config.ts"],
+  "src/server.ts": [...BELOW_API, "src/api", "src/render", "src/mcp", "src/http", "src/config.ts"],
+  build: [...BELOW_API, "src/api", "src/render", "src/config.ts"],
+};
+
+/** The part a file belongs to: `src/<folder>`, a top-level file of src/, or `build`. */
+function partOf(file: string): string | undefined {
+  const [top, second] = file.split("/");
+  if (top === "build") return "build";
+  if (top !== "src" || second === undefined) return undefined;
+  return `src/${second}`;
+}
+
+async function sourceFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(join(ROOT, dir), { withFileTypes: true });
+  const files: string[] = [];
+  for (const entry of entries) {
+    const path = `${dir}/${entry.name}`;
+    if (entry.isDirectory()) files.push(...(await sourceFiles(path)));
+    else if (entry.name.endsWith(".ts")) files.push(path);
+  }
+  return files;
+}
+
+/** Every import between parts: [from part, to part, the importing file]. */
+async function crossPartImports(): Promise<[string, string, string][]> {
+  const edges: [string, string, string][] = [];
+  for (const file of [...(await sourceFiles("src")), ...(await sourceFiles("build"))]) {
+    const from = partOf(file);
+    const { importedFiles } = ts.preProcessFile(await readFile(join(ROOT, file), "utf8"), true, true);
+    for (const { fileName } of importedFiles) {
+      if (!fileName.startsWith(".")) continue;
+      const to = partOf(relative(ROOT, resolve(ROOT, dirname(file), fileName)));
+      if (from !== undefined && to !== undefined && from !== to) edges.push([from, to, file]);
+    }
+  }
+  return edges;
+}
+
+test("every part of src/ and build/ imports only the parts below it", async () => {
+  const edges = await crossPartImports();
+  assert.ok(edges.length > 50, `only ${edges.length} imports between parts were found`);
+  const parts = new Set([...edges.map(([from]) => from), ...edges.map(([, to]) => to)]);
+  assert.deepEqual(
+    [...parts].filter((part) => ALLOWED[part] === undefined),
+    [],
+    "a part the table does not know",
+  );
+  const wrong = edges.filter(([from, to]) => !ALLOWED[from]?.includes(to)).map(([from, to, file]) => `${file} (${from}) imports ${to}`);
+  assert.deepEqual(wrong, []);
+});
+
+test("the import graph between folders has no cycle", async () => {
+  const graph = new Map<string, Set<string>>();
+  for (const [from, to] of await crossPartImports()) {
+    const targets = graph.get(from) ?? new Set();
+    targets.add(to);
+    graph.set(from, targets);
+  }
+  const done = new Set<string>();
+  const cycles: string[] = [];
+  const visit = (part: string, path: string[]) => {
+    if (path.includes(part)) {
+      cycles.push([...path.slice(path.indexOf(part)), part].join(" -> "));
+      return;
+    }
+    if (done.has(part)) return;
+    for (const next of graph.get(part) ?? []) visit(next, [...path, part]);
+    done.add(part);
+  };
+  for (const part of graph.keys()) visit(part, []);
+  assert.deepEqual(cycles, []);
+});

@@ -1,0 +1,126 @@
+import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
+import { describe, test } from "node:test";
+import { ROUTE_LIST } from "../src/api/routes.ts";
+import { MCP_PROTOCOL_VERSIONS } from "../src/contract.ts";
+import { TOOL_LIST } from "../src/mcp/tools.ts";
+import { serveContent } from "./helpers/server.ts";
+import { FIXTURES } from "./helpers/snapshot.ts";
+
+/**
+ * The documentation states what the interface really takes: every tool's documented arguments
+ * are exactly its input schema's properties (required ones marked where the table marks them),
+ * wherever a table of tools is written.
+ */
+
+interface ToolRow {
+  name: string;
+  arguments: string[];
+  required: string[];
+  cells: string[];
+}
+
+/** The rows of the Markdown table whose header's first cell is `header` (case-insensitive). */
+function tableRows(markdown: string, header: string): string[][] {
+  const cellsOf = (line: string) =>
+    line
+      .trim()
+      .slice(1, -1)
+      .split("|")
+      .map((cell) => cell.trim());
+  const lines = markdown.split("\n");
+  const start = lines.findIndex((line) => line.startsWith("|") && cellsOf(line)[0]?.toLowerCase() === header.toLowerCase());
+  assert.ok(start >= 0, `no table headed "${header}"`);
+  const rows: string[][] = [];
+  for (const line of lines.slice(start + 2)) {
+    if (!line.startsWith("|")) break;
+    rows.push(cellsOf(line));
+  }
+  return rows;
+}
+
+function codeSpans(cell: string): string[] {
+  return [...cell.matchAll(/`([^`]+)`/g)].map((match) => match[1] ?? "");
+}
+
+/** The tool table: the first column names the tool, the second lists its arguments as code spans. */
+function toolRows(markdown: string, header: string): ToolRow[] {
+  return tableRows(markdown, header).map((cells) => ({
+    name: codeSpans(cells[0] ?? "")[0] ?? "",
+    arguments: codeSpans(cells[1] ?? ""),
+    required: [...(cells[1] ?? "").matchAll(/`([^`]+)` \(required\)/g)].map((match) => match[1] ?? ""),
+    cells,
+  }));
+}
+
+const schemaArguments = Object.fromEntries(
+  TOOL_LIST.tools.map((tool) => [
+    tool.name,
+    { arguments: Object.keys(tool.inputSchema.properties ?? {}), required: tool.inputSchema.required ?? [] },
+  ]),
+);
+
+function assertDocumentsEveryTool(rows: ToolRow[], where: string, { marksRequired }: { marksRequired: boolean }): void {
+  assert.deepEqual(
+    rows.map((row) => row.name),
+    TOOL_LIST.tools.map((tool) => tool.name),
+    `${where}: the tools listed`,
+  );
+  for (const row of rows) {
+    assert.deepEqual(row.arguments, schemaArguments[row.name]?.arguments, `${where}: the arguments of ${row.name}`);
+    if (marksRequired)
+      assert.deepEqual(row.required, schemaArguments[row.name]?.required, `${where}: the required arguments of ${row.name}`);
+  }
+}
+
+describe("documentation generated from the route table and the tools' definitions", () => {
+  const served = serveContent(`${FIXTURES}basic`);
+  const text = async (path: string) => {
+    const response = await fetch(`${served.current.url}${path}`);
+    assert.equal(response.status, 200);
+    return response.text();
+  };
+
+  test("search_offerings takes query and search_businesses the directory filters, as the spec's tool table says", () => {
+    assert.deepEqual(schemaArguments.search_offerings, { arguments: ["query"], required: [] });
+    assert.deepEqual(schemaArguments.search_businesses, { arguments: ["q", "location", "country", "limit", "offset"], required: [] });
+    assert.deepEqual(schemaArguments.get_business, { arguments: ["identifier"], required: ["identifier"] });
+    assert.deepEqual(schemaArguments.get_offering, { arguments: ["slug"], required: ["slug"] });
+  });
+
+  for (const path of ["/docs/api/index.md", "/llms-full.txt"]) {
+    test(`${path} documents exactly each tool's arguments, and the REST route it mirrors`, async () => {
+      const rows = toolRows(await text(path), "Tool");
+      assertDocumentsEveryTool(rows, path, { marksRequired: true });
+      assert.deepEqual(
+        rows.map((row) => row.cells[2]),
+        ["`GET /api/directory`", "`GET /api/directory/{identifier}`", "`GET /api/offerings`", "`GET /api/offerings/{slug}`"],
+      );
+    });
+  }
+
+  test("/docs/api lists every REST route of the route table and the MCP protocol versions", async () => {
+    const markdown = await text("/docs/api/index.md");
+    assert.deepEqual(
+      tableRows(markdown, "Method and path").map(([route]) => route),
+      ROUTE_LIST.map((route) => `\`GET ${route.path}\``),
+    );
+    assert.ok(
+      markdown.includes(`Protocol versions ${MCP_PROTOCOL_VERSIONS[0]}, ${MCP_PROTOCOL_VERSIONS[1]} and ${MCP_PROTOCOL_VERSIONS[2]}.`),
+    );
+    assert.deepEqual(
+      tableRows(markdown, "Parameter").map(([name]) => name),
+      ["`q`", "`location`", "`country`", "`limit`", "`offset`"],
+    );
+  });
+
+  test("llms.txt names every tool", async () => {
+    const llms = await text("/llms.txt");
+    assert.ok(llms.includes(`read-only tools ${TOOL_LIST.tools.map((tool) => tool.name).join(", ")}`));
+  });
+
+  test("the README's MCP table documents exactly each tool's arguments", async () => {
+    const readme = await readFile(new URL("../README.md", import.meta.url), "utf8");
+    assertDocumentsEveryTool(toolRows(readme, "tool"), "README.md", { marksRequired: false });
+  });
+});
