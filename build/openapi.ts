@@ -91,7 +91,7 @@ function operation(route: RouteSpec): Json {
     summary: route.summary,
     ...(route.description === undefined ? {} : { description: route.description }),
     parameters: [
-      ...Object.entries(route.params?.properties ?? {}).map(([name, schema]) => parameter("path", name, schema)),
+      ...Object.entries(route.params.properties).map(([name, schema]) => parameter("path", name, schema)),
       ...Object.entries(route.querystring.properties).map(([name, schema]) => parameter("query", name, schema)),
     ],
     responses,

@@ -62,7 +62,8 @@ export interface RouteSpec {
   readonly summary: string;
   readonly description?: string;
   readonly querystring: ObjectSchema;
-  readonly params?: ObjectSchema;
+  /** The path parameters (NoParametersSchema when the path has none). */
+  readonly params: ObjectSchema;
   /** Quoted by a 400's message when a parameter is invalid. */
   readonly rules: ParameterRules;
   readonly response: {
@@ -101,6 +102,7 @@ export const ROUTES = {
     description:
       "Matches every q term against the start of a word of the listing's name or service, location as a substring of city, region or postal code, and country exactly. Stable alphabetical order by name, ties by slug. Follow nextOffset until it is null. No match is a 200 with empty items.",
     querystring: DirectorySearchQuerySchema,
+    params: NoParametersSchema,
     rules: DIRECTORY_RULES,
     response: {
       schema: DirectoryPageSchema,
@@ -147,6 +149,7 @@ export const ROUTES = {
     description:
       "Without q, every curated offering in catalog order. With q, every term must match the start of a word in the name, description, audience or features. No pagination.",
     querystring: OfferingsQuerySchema,
+    params: NoParametersSchema,
     rules: OFFERINGS_RULES,
     response: {
       schema: OfferingListSchema,

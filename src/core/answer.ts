@@ -1,15 +1,17 @@
 import etag from "etag";
 
 /**
- * A successful answer, serialised once: REST sends `json` with `etag` as it is, MCP puts `value`
- * in structuredContent and `json` in its text copy. Answers are kept (per snapshot, or in the
- * result cache) so a repeated request serialises and hashes nothing.
+ * A successful answer, serialised once: REST sends `body` with `etag` as they are, MCP puts
+ * `value` in structuredContent and `json` in its text copy. Answers are kept (per snapshot, or in
+ * the result cache) so a repeated request serialises, encodes and hashes nothing.
  */
 export interface Answer<T> {
   readonly value: T;
   /** `value` as JSON, exactly the body REST sends. */
   readonly json: string;
-  /** The entity tag of `json` (a strong tag: the body is byte-for-byte the same). */
+  /** `json` in UTF-8: what goes on the wire, without encoding or measuring it per response. */
+  readonly body: Buffer;
+  /** The entity tag of the body (a strong tag: the body is byte-for-byte the same). */
   readonly etag: string;
 }
 
@@ -20,5 +22,11 @@ export interface Answer<T> {
  */
 export function answer<T>(value: T): Answer<T> {
   const json = JSON.stringify(value);
-  return { value, json, etag: etag(json) };
+  const body = Buffer.from(json);
+  return { value, json, body, etag: etag(body) };
+}
+
+/** Roughly the memory an answer holds beyond its value: its text and its bytes. */
+export function answerSize(answer: Answer<unknown>): number {
+  return answer.json.length * 2 + answer.body.length;
 }

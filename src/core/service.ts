@@ -5,7 +5,7 @@ import type { Offering } from "../schemas/offering.ts";
 import type { DirectorySearchQuery } from "../schemas/parameters.ts";
 import type { DirectoryPage, OfferingList } from "../schemas/responses.ts";
 import type { Directory, Snapshot } from "../snapshot/types.ts";
-import { type Answer, answer } from "./answer.ts";
+import { type Answer, answer, answerSize } from "./answer.ts";
 import { searchOfferings } from "./catalog.ts";
 import { directorySearchKey, findBusiness, searchDirectory } from "./directory.ts";
 import { businessNotFound, directoryUnavailable, offeringNotFound } from "./errors.ts";
@@ -17,10 +17,10 @@ export interface ServiceOptions {
   cacheSeconds: number;
 }
 
-/** Most search results kept by the result cache. */
-const RESULT_CACHE_ENTRIES = 5000;
-/** Most single-listing answers kept per snapshot: a large directory's every listing would not fit. */
-const BUSINESS_ANSWER_ENTRIES = 10_000;
+/** The memory the result cache may hold, in bytes (a page of 25 listings is about 30 KB of JSON). */
+const RESULT_CACHE_BYTES = 64 * 2 ** 20;
+/** The memory single-listing answers may hold per snapshot: a large directory's every listing would not fit. */
+const BUSINESS_ANSWER_BYTES = 32 * 2 ** 20;
 
 /** The answers that depend only on the snapshot, made once for it. */
 class SnapshotAnswers {
@@ -29,7 +29,7 @@ class SnapshotAnswers {
   readonly catalog: Answer<OfferingList>;
   readonly offerings: ReadonlyMap<string, Answer<Offering>>;
   /** Listings by slug, made on first read: a directory can be too large to serialise up front. */
-  readonly businesses = new LRUCache<string, Answer<PublicBusiness>>({ max: BUSINESS_ANSWER_ENTRIES });
+  readonly businesses = new LRUCache<string, Answer<PublicBusiness>>({ maxSize: BUSINESS_ANSWER_BYTES, sizeCalculation: answerSize });
 
   constructor(snapshot: Snapshot) {
     this.snapshot = snapshot;
@@ -52,7 +52,14 @@ export class CatalogService {
 
   constructor({ snapshot, cacheSeconds }: ServiceOptions) {
     this.#snapshot = snapshot;
-    this.#cache = cacheSeconds > 0 ? new LRUCache({ max: RESULT_CACHE_ENTRIES, ttl: cacheSeconds * 1000 }) : null;
+    this.#cache =
+      cacheSeconds > 0
+        ? new LRUCache<string, Answer<DirectoryPage | OfferingList>>({
+            maxSize: RESULT_CACHE_BYTES,
+            sizeCalculation: answerSize,
+            ttl: cacheSeconds * 1000,
+          })
+        : null;
   }
 
   /** The answers of the current snapshot; when the snapshot has changed, everything kept for the old one is dropped. */

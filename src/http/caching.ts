@@ -3,9 +3,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fresh from "fresh";
 import { CACHE_CONTROL_ERROR, CACHE_CONTROL_SUCCESS } from "../contract.ts";
 
-/** A body that cannot change within a snapshot (a page, openapi.json), with its entity tag. */
+/** A body that cannot change within a snapshot (a page, openapi.json), in UTF-8, with its entity tag. */
 export interface Document {
-  readonly body: string;
+  readonly body: Buffer;
   readonly etag: string;
 }
 
@@ -23,7 +23,8 @@ export function snapshotDocument(snapshot: object, key: string, make: () => stri
   }
   let document = documents.get(key);
   if (document === undefined) {
-    const body = make();
+    const text = make();
+    const body = text === undefined ? undefined : Buffer.from(text);
     document = body === undefined ? null : { body, etag: etag(body) };
     documents.set(key, document);
   }

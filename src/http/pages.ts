@@ -55,7 +55,7 @@ function linkHeaders(markdownUrl: string | null): string[] {
 }
 
 /** Sends a page body of `type` with the headers every page of that type carries. */
-function sendBody(reply: FastifyReply, type: string, body: string): FastifyReply {
+function sendBody(reply: FastifyReply, type: string, body: string | Buffer): FastifyReply {
   return reply
     .headers(type === HTML_TYPE ? HTML_HEADERS : TEXT_HEADERS)
     .type(type)

@@ -55,7 +55,7 @@ function routeOptions<const Spec extends RouteSpec>(spec: Spec) {
 
 /** Sends an answer as it was serialised, with its entity tag. */
 function send(reply: FastifyReply, answer: Answer<unknown>): FastifyReply {
-  return reply.header("etag", answer.etag).type(JSON_TYPE).send(answer.json);
+  return reply.header("etag", answer.etag).type(JSON_TYPE).send(answer.body);
 }
 
 /** The REST routes of src/api/routes.ts (each also answers 405 for other methods), and /openapi.json. */

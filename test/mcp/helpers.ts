@@ -1,5 +1,4 @@
 import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
-import { createServer } from "node:net";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
@@ -9,6 +8,7 @@ import { readConfig } from "../../src/config.ts";
 import { CatalogService } from "../../src/core/service.ts";
 import { buildApp } from "../../src/http/app.ts";
 import { loadSnapshot } from "../../src/snapshot/load.ts";
+import { freePort } from "../helpers/ports.ts";
 import { buildSnapshot, FIXTURES, tempDir } from "../helpers/snapshot.ts";
 
 export const PROTOCOL_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26"] as const;
@@ -22,15 +22,6 @@ export interface McpTestServer {
   distDir: string;
   app: FastifyInstance;
   close: () => Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const address = probe.address();
-  await new Promise((resolve) => probe.close(resolve));
-  if (address === null || typeof address === "string") throw new Error("no TCP address");
-  return address.port;
 }
 
 /**
