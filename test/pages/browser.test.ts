@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
 import { mkdir } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { after, before, test } from "node:test";
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { after, before, type TestContext, test } from "node:test";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { browserRequired, launchChromium } from "../helpers/browser.ts";
 import { type RunningServer, startServer } from "../helpers/server.ts";
 import { buildSnapshot, FIXTURES, tempDir } from "../helpers/snapshot.ts";
 
@@ -12,9 +13,11 @@ const SCREENSHOTS = new URL("../../test-output/pages/", import.meta.url).pathnam
 const QUOTE_FORM = "https://fixture.example/quotes/new";
 
 let server: RunningServer;
-let browser: Browser;
+let browser: Browser | undefined;
 let context: BrowserContext;
 let cleanup: () => Promise<void>;
+/** Why the browser tests are skipped, when no Chromium could be started. */
+let skipReason: string | undefined;
 
 before(async () => {
   const dist = await tempDir();
@@ -22,19 +25,14 @@ before(async () => {
   await buildSnapshot(`${FIXTURES}pages-hostile`, `${dist.path}/dist`);
   server = await startServer(`${dist.path}/dist`);
   await mkdir(SCREENSHOTS, { recursive: true });
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
+  const launched = await launchChromium();
+  if (launched.browser === null) {
+    skipReason = `no Chromium could be started: ${launched.reasons.join("; ")}`;
+    if (browserRequired()) throw new Error(`REQUIRE_BROWSER_TESTS=1, but ${skipReason}`);
+    console.warn(`\n*** BROWSER TESTS SKIPPED: ${skipReason}. Set CHROME_PATH to a Chromium to run them. ***\n`);
+    return;
+  }
+  browser = launched.browser;
   // bypassCSP lets axe-core be injected; it also means only the escaping keeps hostile text inert here.
   context = await browser.newContext({ bypassCSP: true, javaScriptEnabled: true });
   // The quote form lives on another site; answer it locally so the test never leaves the machine.
@@ -43,7 +41,7 @@ before(async () => {
   );
 });
 after(async () => {
-  await context?.close();
+  if (browser !== undefined) await context?.close();
   await browser?.close();
   await server.close();
   await cleanup();
@@ -88,7 +86,18 @@ async function check(page: Page, name: string): Promise<void> {
   assert.deepEqual(await seriousViolations(page), [], `${name}: serious or critical accessibility violations`);
 }
 
-test("homepage → directory search via the form → next page → a profile → the quote link, accessible at every step", async () => {
+/** A test that needs the browser: skipped, with the reason, when none could be started. */
+function browserTest(name: string, body: () => Promise<void>): void {
+  test(name, async (t: TestContext) => {
+    if (skipReason !== undefined) {
+      t.skip(skipReason);
+      return;
+    }
+    await body();
+  });
+}
+
+browserTest("homepage → directory search via the form → next page → a profile → the quote link, accessible at every step", async () => {
   const { page, problems } = await watchedPage();
   await page.goto(`${server.url}/`);
   assert.equal(await page.locator("h1").innerText(), "Pages Fixture Directory");
@@ -119,7 +128,7 @@ test("homepage → directory search via the form → next page → a profile →
   await page.close();
 });
 
-test("every other page kind has no serious or critical accessibility violations", async () => {
+browserTest("every other page kind has no serious or critical accessibility violations", async () => {
   const kinds: [string, string][] = [
     ["5-guide", "/offerings/request-quotes"],
     ["6-contact", "/contact"],
@@ -141,21 +150,24 @@ test("every other page kind has no serious or critical accessibility violations"
   }
 });
 
-test("a listing with script, an onerror image, a javascript: link and Markdown headings shows them as text and runs nothing", async () => {
-  const { page, problems } = await watchedPage();
-  await page.goto(`${server.url}/businesses/hostile-listing`);
-  await page.waitForLoadState("load");
-  const about = await page.locator("section.untrusted").innerText();
-  assert.ok(about.includes("<script>alert(1)</script>"));
-  assert.ok(about.includes("<img src=x onerror=alert(2)>"));
-  assert.ok(about.includes("[click](javascript:alert(3))"));
-  assert.ok(about.includes("# Heading"));
-  assert.equal(await page.locator("h1").innerText(), "Hostile <i>Co</i> [x](javascript:alert(9))");
-  assert.equal(await page.locator("main img").count(), 0);
-  assert.equal(await page.locator("main script").count(), 0);
-  assert.equal(await page.locator('a[href^="javascript:"]').count(), 0);
-  assert.equal(await page.locator("section.untrusted h1, section.untrusted h2 + h1").count(), 0);
-  await check(page, "10-hostile-profile");
-  assert.deepEqual(problems, []);
-  await page.close();
-});
+browserTest(
+  "a listing with script, an onerror image, a javascript: link and Markdown headings shows them as text and runs nothing",
+  async () => {
+    const { page, problems } = await watchedPage();
+    await page.goto(`${server.url}/businesses/hostile-listing`);
+    await page.waitForLoadState("load");
+    const about = await page.locator("section.untrusted").innerText();
+    assert.ok(about.includes("<script>alert(1)</script>"));
+    assert.ok(about.includes("<img src=x onerror=alert(2)>"));
+    assert.ok(about.includes("[click](javascript:alert(3))"));
+    assert.ok(about.includes("# Heading"));
+    assert.equal(await page.locator("h1").innerText(), "Hostile <i>Co</i> [x](javascript:alert(9))");
+    assert.equal(await page.locator("main img").count(), 0);
+    assert.equal(await page.locator("main script").count(), 0);
+    assert.equal(await page.locator('a[href^="javascript:"]').count(), 0);
+    assert.equal(await page.locator("section.untrusted h1, section.untrusted h2 + h1").count(), 0);
+    await check(page, "10-hostile-profile");
+    assert.deepEqual(problems, []);
+    await page.close();
+  },
+);

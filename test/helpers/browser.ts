@@ -1,0 +1,75 @@
+import { access, constants } from "node:fs/promises";
+import { arch, platform } from "node:os";
+import { type Browser, chromium } from "playwright-core";
+
+/**
+ * A Chromium for the browser tests, found without any download: CHROME_PATH when set, else
+ * Debian's chromium, else the Chromium that the dev dependency @sparticuz/chromium ships inside
+ * its npm package (Linux x64), so `npm ci && npm test` runs them on a machine with only Node.js
+ * and npm. When none starts, the tests are skipped with the reason printed, unless
+ * REQUIRE_BROWSER_TESTS=1 (set by .ci/run), which makes that a failure.
+ */
+
+/** Flags for headless Chromium on a machine with a closed network. */
+const FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+const DEBIAN_CHROMIUM = "/usr/bin/chromium";
+
+interface Candidate {
+  readonly source: string;
+  readonly executablePath: () => Promise<string>;
+  readonly args: () => Promise<string[]>;
+}
+
+async function executable(path: string): Promise<string> {
+  await access(path, constants.X_OK);
+  return path;
+}
+
+function candidates(): Candidate[] {
+  const explicit = process.env.CHROME_PATH;
+  if (explicit !== undefined && explicit !== "") {
+    return [{ source: `CHROME_PATH (${explicit})`, executablePath: () => executable(explicit), args: async () => FLAGS }];
+  }
+  const found: Candidate[] = [
+    { source: `Debian's chromium (${DEBIAN_CHROMIUM})`, executablePath: () => executable(DEBIAN_CHROMIUM), args: async () => FLAGS },
+  ];
+  if (platform() === "linux" && arch() === "x64") {
+    found.push({
+      source: "@sparticuz/chromium (shipped in its npm package)",
+      executablePath: async () => (await import("@sparticuz/chromium")).default.executablePath(),
+      args: async () => [...(await import("@sparticuz/chromium")).default.args, ...FLAGS],
+    });
+  }
+  return found;
+}
+
+export type BrowserLaunch = { browser: Browser; source: string } | { browser: null; reasons: string[] };
+
+/** Starts the first Chromium that works; says why each one that did not failed. */
+export async function launchChromium(): Promise<BrowserLaunch> {
+  const reasons: string[] = [];
+  for (const candidate of candidates()) {
+    try {
+      const browser = await chromium.launch({ executablePath: await candidate.executablePath(), args: await candidate.args() });
+      return { browser, source: candidate.source };
+    } catch (error) {
+      reasons.push(`${candidate.source}: ${(error instanceof Error ? error.message : String(error)).split("\n")[0]}`);
+    }
+  }
+  return { browser: null, reasons };
+}
+
+/** True when a missing browser must fail the run instead of skipping the browser tests. */
+export function browserRequired(): boolean {
+  return process.env.REQUIRE_BROWSER_TESTS === "1";
+}
