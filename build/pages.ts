@@ -54,7 +54,7 @@ export function pages(model: Model): Map<string, string> {
     out.set(htmlPath(path), guideHtml(site, offering, guide(offering.slug)));
     htmlPages.push(path);
   }
-  // For static hosts: the directory's first page. The server renders this page per request.
+  // The directory's first page: what a static host serves at /businesses, and what the server answers there when nothing is searched.
   const first = page(businesses, 0, DIRECTORY_DEFAULT_LIMIT);
   out.set(htmlPath(DIRECTORY_PATH), directoryHtml(site, { kind: "results", form: {}, searched: false, page: first }));
   htmlPages.push(DIRECTORY_PATH);

@@ -95,7 +95,7 @@ export const MCP_MAX_MESSAGE_BYTES = 32 * 1024;
 /** What clients and shared caches may do with a successful directory or catalog answer (contract §7). */
 export const CACHE_CONTROL_SUCCESS = "public, max-age=60";
 /** The max-age above in seconds: how long clients should keep a successful answer (spec, Limits). */
-export const CLIENT_CACHE_SECONDS = Number(CACHE_CONTROL_SUCCESS.split("max-age=")[1]);
+export const CLIENT_CACHE_SECONDS = Number(/\bmax-age=(\d+)/.exec(CACHE_CONTROL_SUCCESS)?.[1]);
 /** Errors are never cached (contract §7). */
 export const CACHE_CONTROL_ERROR = "no-store";
 /** Seconds a client waits before retrying when the directory is unavailable (spec, Errors). */

@@ -1,8 +1,8 @@
 /** The entry point: config → snapshot → app → listen, and a graceful stop on signals. */
 import closeWithGrace from "close-with-grace";
+import { buildApp } from "./app.ts";
 import { ConfigError, readConfig } from "./config.ts";
 import { CatalogService } from "./core/service.ts";
-import { buildApp } from "./http/app.ts";
 import { loadSnapshot, SnapshotError } from "./snapshot/load.ts";
 
 async function main(): Promise<void> {

@@ -21,8 +21,9 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   "src/api": BELOW_API,
   "src/render": [...BELOW_API, "src/api"],
   "src/mcp": [...BELOW_API, "src/api", "src/render", "src/config.ts"],
-  "src/http": [...BELOW_API, "src/api", "src/render", "src/mcp", "src/config.ts"],
-  "src/server.ts": [...BELOW_API, "src/api", "src/render", "src/mcp", "src/http", "src/config.ts"],
+  "src/http": [...BELOW_API, "src/api", "src/render", "src/config.ts"],
+  "src/app.ts": [...BELOW_API, "src/http", "src/mcp", "src/config.ts"],
+  "src/server.ts": [...BELOW_API, "src/app.ts", "src/config.ts"],
   build: [...BELOW_API, "src/api", "src/render", "src/config.ts"],
 };
 

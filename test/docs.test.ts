@@ -1,11 +1,9 @@
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { describe, test } from "node:test";
-import { ROUTE_LIST } from "../src/api/routes.ts";
-import { MCP_PROTOCOL_VERSIONS } from "../src/contract.ts";
 import { TOOL_LIST } from "../src/mcp/tools.ts";
 import { serveContent } from "./helpers/server.ts";
-import { FIXTURES } from "./helpers/snapshot.ts";
+import { FIXTURES, TEST_BASE_URL } from "./helpers/snapshot.ts";
 
 /**
  * The documentation states what the interface really takes: every tool's documented arguments
@@ -93,30 +91,43 @@ describe("documentation generated from the route table and the tools' definition
       const rows = toolRows(await text(path), "Tool");
       assertDocumentsEveryTool(rows, path, { marksRequired: true });
       assert.deepEqual(
-        rows.map((row) => row.cells[2]),
-        ["`GET /api/directory`", "`GET /api/directory/{identifier}`", "`GET /api/offerings`", "`GET /api/offerings/{slug}`"],
+        rows.map((row) => row.cells),
+        [
+          ["`search_businesses`", "`q`, `location`, `country`, `limit`, `offset`", "`GET /api/directory`"],
+          ["`get_business`", "`identifier` (required)", "`GET /api/directory/{identifier}`"],
+          ["`search_offerings`", "`query`", "`GET /api/offerings`"],
+          ["`get_offering`", "`slug` (required)", "`GET /api/offerings/{slug}`"],
+        ],
       );
     });
   }
 
-  test("/docs/api lists every REST route of the route table and the MCP protocol versions", async () => {
+  test("/docs/api lists the REST routes, the directory parameters, the MCP versions, limit and resources", async () => {
     const markdown = await text("/docs/api/index.md");
-    assert.deepEqual(
-      tableRows(markdown, "Method and path").map(([route]) => route),
-      ROUTE_LIST.map((route) => `\`GET ${route.path}\``),
-    );
-    assert.ok(
-      markdown.includes(`Protocol versions ${MCP_PROTOCOL_VERSIONS[0]}, ${MCP_PROTOCOL_VERSIONS[1]} and ${MCP_PROTOCOL_VERSIONS[2]}.`),
-    );
+    assert.deepEqual(tableRows(markdown, "Method and path"), [
+      ["`GET /api/directory`", "Search businesses"],
+      ["`GET /api/directory/{identifier}`", "Read a business"],
+      ["`GET /api/offerings`", "List or search offerings"],
+      ["`GET /api/offerings/{slug}`", "Read one offering"],
+    ]);
     assert.deepEqual(
       tableRows(markdown, "Parameter").map(([name]) => name),
       ["`q`", "`location`", "`country`", "`limit`", "`offset`"],
+    );
+    assert.ok(
+      markdown.includes("one JSON-RPC message per request, at most 32 KiB. Protocol versions 2025-11-25, 2025-06-18 and 2025-03-26."),
+    );
+    const base = TEST_BASE_URL;
+    assert.ok(
+      markdown.includes(
+        `Resources, each at its public URL: [llms.txt](${base}/llms.txt), [llms-full.txt](${base}/llms-full.txt), [offerings.json](${base}/api/offerings), every offering guide in Markdown, [this documentation](${base}/docs/api/index.md), [openapi.json](${base}/openapi.json).`,
+      ),
     );
   });
 
   test("llms.txt names every tool", async () => {
     const llms = await text("/llms.txt");
-    assert.ok(llms.includes(`read-only tools ${TOOL_LIST.tools.map((tool) => tool.name).join(", ")}`));
+    assert.ok(llms.includes("read-only tools search_businesses, get_business, search_offerings, get_offering\n"));
   });
 
   test("the README's MCP table documents exactly each tool's arguments", async () => {

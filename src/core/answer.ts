@@ -26,7 +26,13 @@ export function answer<T>(value: T): Answer<T> {
   return { value, json, body, etag: etag(body) };
 }
 
-/** Roughly the memory an answer holds beyond its value: its text and its bytes. */
-export function answerSize(answer: Answer<unknown>): number {
-  return answer.json.length * 2 + answer.body.length;
+/** What an entry costs besides its text and bytes: the value's objects, the tag, the cache's bookkeeping. */
+const ENTRY_OVERHEAD_BYTES = 1024;
+
+/**
+ * Roughly the memory a cached answer holds: its text (at most two bytes a character), its bytes,
+ * its key, and a fixed overhead; the value's objects are mostly shared with the snapshot.
+ */
+export function answerSize(answer: Answer<unknown>, key: string): number {
+  return answer.json.length * 2 + answer.body.length + key.length * 2 + ENTRY_OVERHEAD_BYTES;
 }

@@ -17,9 +17,14 @@ export interface ServiceOptions {
   cacheSeconds: number;
 }
 
-/** The memory the result cache may hold, in bytes (a page of 25 listings is about 30 KB of JSON). */
+/**
+ * The result cache's bounds: entries and bytes (see answerSize; a page of 25 listings is about
+ * 30 KB of JSON). Expired entries stay until evicted, so both bounds hold whatever clients ask.
+ */
+const RESULT_CACHE_ENTRIES = 10_000;
 const RESULT_CACHE_BYTES = 64 * 2 ** 20;
-/** The memory single-listing answers may hold per snapshot: a large directory's every listing would not fit. */
+/** Single-listing answers kept per snapshot: a large directory's every listing would not fit. */
+const BUSINESS_ANSWER_ENTRIES = 20_000;
 const BUSINESS_ANSWER_BYTES = 32 * 2 ** 20;
 
 /** The answers that depend only on the snapshot, made once for it. */
@@ -29,7 +34,11 @@ class SnapshotAnswers {
   readonly catalog: Answer<OfferingList>;
   readonly offerings: ReadonlyMap<string, Answer<Offering>>;
   /** Listings by slug, made on first read: a directory can be too large to serialise up front. */
-  readonly businesses = new LRUCache<string, Answer<PublicBusiness>>({ maxSize: BUSINESS_ANSWER_BYTES, sizeCalculation: answerSize });
+  readonly businesses = new LRUCache<string, Answer<PublicBusiness>>({
+    max: BUSINESS_ANSWER_ENTRIES,
+    maxSize: BUSINESS_ANSWER_BYTES,
+    sizeCalculation: answerSize,
+  });
 
   constructor(snapshot: Snapshot) {
     this.snapshot = snapshot;
@@ -55,6 +64,7 @@ export class CatalogService {
     this.#cache =
       cacheSeconds > 0
         ? new LRUCache<string, Answer<DirectoryPage | OfferingList>>({
+            max: RESULT_CACHE_ENTRIES,
             maxSize: RESULT_CACHE_BYTES,
             sizeCalculation: answerSize,
             ttl: cacheSeconds * 1000,

@@ -1,29 +1,29 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
-import type { Config } from "../config.ts";
 import { DIRECTORY_API_PATH, MCP_MAX_MESSAGE_BYTES, OFFERINGS_API_PATH } from "../contract.ts";
 import { invalidParameter, malformedRequest, offeringNotFound } from "../core/errors.ts";
 import type { CatalogService } from "../core/service.ts";
-import { registerMcp } from "../mcp/plugin.ts";
 import { DIRECTORY_RULES } from "../schemas/parameters.ts";
 import { registerCaching } from "./caching.ts";
 import { clientErrorHandler, registerErrorHandling, registerNotFound, sendError } from "./errors.ts";
 import { notFoundPage, pagesPlugin } from "./pages.ts";
 import { restRoutes } from "./rest.ts";
 
-export interface AppOptions {
+export interface HttpAppOptions {
   service: CatalogService;
-  config: Config;
   logger?: FastifyServerOptions["logger"];
 }
 
 /** Longer path parameters are refused by the router before any route sees them. */
 const MAX_PARAM_LENGTH = 1000;
 
-/** Builds the HTTP application; it never listens (see src/server.ts). */
-export async function buildApp({ service, config, logger = false }: AppOptions): Promise<FastifyInstance> {
+/**
+ * The fastify application with the REST routes and the pages; src/app.ts adds MCP. It never
+ * listens (see src/server.ts).
+ */
+export async function buildHttpApp({ service, logger = false }: HttpAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger,
-    // No route reads a body larger than an MCP message.
+    // No route reads a body larger than an MCP message (the largest body the service accepts).
     bodyLimit: MCP_MAX_MESSAGE_BYTES,
     // Slow or stalled clients must not hold sockets forever.
     requestTimeout: 10_000,
@@ -61,6 +61,5 @@ export async function buildApp({ service, config, logger = false }: AppOptions):
   restRoutes(app, service);
   await app.register(pagesPlugin, { service });
   registerNotFound(app, notFoundPage(service));
-  await registerMcp(app, { service, config });
   return app;
 }

@@ -9,11 +9,13 @@ export interface Document {
   readonly etag: string;
 }
 
-const documentsBySnapshot = new WeakMap<object, Map<string, Document | null>>();
+const documentsBySnapshot = new WeakMap<object, Map<string, Document>>();
 
 /**
  * The document `key` of `snapshot`: made by `make` and hashed on first use, then kept for the
- * snapshot's life, so no response renders or hashes it again. Undefined when `make` has none.
+ * snapshot's life, so no response renders or hashes it again. Undefined when `make` has none;
+ * a miss is not kept, so the keys held are bounded by the documents the snapshot has, whatever
+ * paths clients ask for.
  */
 export function snapshotDocument(snapshot: object, key: string, make: () => string | undefined): Document | undefined {
   let documents = documentsBySnapshot.get(snapshot);
@@ -24,11 +26,12 @@ export function snapshotDocument(snapshot: object, key: string, make: () => stri
   let document = documents.get(key);
   if (document === undefined) {
     const text = make();
-    const body = text === undefined ? undefined : Buffer.from(text);
-    document = body === undefined ? null : { body, etag: etag(body) };
+    if (text === undefined) return undefined;
+    const body = Buffer.from(text);
+    document = { body, etag: etag(body) };
     documents.set(key, document);
   }
-  return document ?? undefined;
+  return document;
 }
 
 declare module "fastify" {

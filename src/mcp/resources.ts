@@ -1,6 +1,5 @@
 import type { ListResourcesResult, ReadResourceResult, Resource } from "@modelcontextprotocol/sdk/types.js";
-import { searchOfferings } from "../api/tools/search-offerings.ts";
-import { API_DOCS_PATH, LLMS_FULL_PATH, LLMS_PATH, markdownPath, OFFERINGS_API_PATH, OPENAPI_PATH, offeringPagePath } from "../contract.ts";
+import { type ResourceSource, resourceList } from "../api/resources.ts";
 import type { OfferingList } from "../schemas/responses.ts";
 import type { Snapshot } from "../snapshot/types.ts";
 
@@ -16,80 +15,15 @@ export interface ResourceIndex {
   readonly byUri: ReadonlyMap<string, CatalogResource>;
 }
 
-const MARKDOWN = "text/markdown";
-const JSON_TYPE = "application/json";
-
-/** Where the build writes each document (snapshot.pages keys), from the one URL layout. */
-const PAGE_PATHS = {
-  llms: LLMS_PATH,
-  llmsFull: LLMS_FULL_PATH,
-  apiDocs: markdownPath(API_DOCS_PATH),
-  guide: (slug: string) => markdownPath(offeringPagePath(slug)),
-} as const;
-
-interface Entry {
-  path: string;
-  name: string;
-  title: string;
-  description: string;
-  mimeType: string;
-  text: string | undefined;
-}
-
-function entries(snapshot: Snapshot): Entry[] {
-  const page = (path: string) => snapshot.pages.get(path);
-  const offerings = snapshot.catalog.offerings;
-  const catalog: OfferingList = { items: [...offerings], total: offerings.length };
-  return [
-    {
-      path: PAGE_PATHS.llms,
-      name: "llms.txt",
-      title: "AI-readable index (llms.txt)",
-      description: "What this service offers and where everything is: the entry point for agents.",
-      mimeType: MARKDOWN,
-      text: page(PAGE_PATHS.llms),
-    },
-    {
-      path: PAGE_PATHS.llmsFull,
-      name: "llms-full.txt",
-      title: "Full catalog (Markdown)",
-      description: "Every offering in full, with its guide, in one Markdown document.",
-      mimeType: MARKDOWN,
-      text: page(PAGE_PATHS.llmsFull),
-    },
-    {
-      path: OFFERINGS_API_PATH,
-      name: "offerings.json",
-      title: "Full catalog (JSON)",
-      description: `Every offering as JSON, exactly as GET ${OFFERINGS_API_PATH} and the ${searchOfferings.name} tool answer without search terms.`,
-      mimeType: JSON_TYPE,
-      text: JSON.stringify(catalog),
-    },
-    ...offerings.map((offering) => ({
-      path: PAGE_PATHS.guide(offering.slug),
-      name: `guide-${offering.slug}`,
-      title: `Guide: ${offering.name}`,
-      description: offering.description,
-      mimeType: MARKDOWN,
-      text: page(PAGE_PATHS.guide(offering.slug)),
-    })),
-    {
-      path: PAGE_PATHS.apiDocs,
-      name: "api-docs",
-      title: "API documentation",
-      description: "How to use the REST API and this MCP endpoint: endpoints, parameters, paging, errors and limits.",
-      mimeType: MARKDOWN,
-      text: page(PAGE_PATHS.apiDocs),
-    },
-    {
-      path: OPENAPI_PATH,
-      name: "openapi.json",
-      title: "OpenAPI 3.1 description",
-      description: "The machine-readable description of the REST API.",
-      mimeType: JSON_TYPE,
-      text: snapshot.openapi,
-    },
-  ];
+/** A resource's text in `snapshot`; undefined when the snapshot lacks it. */
+function textOf(snapshot: Snapshot, source: ResourceSource): string | undefined {
+  if (source === "openapi") return snapshot.openapi;
+  if (source === "catalog") {
+    const offerings = snapshot.catalog.offerings;
+    const catalog: OfferingList = { items: [...offerings], total: offerings.length };
+    return JSON.stringify(catalog);
+  }
+  return snapshot.pages.get(source.page);
 }
 
 /**
@@ -102,7 +36,8 @@ export function createResourceIndexer(baseUrl: string): (snapshot: Snapshot) => 
     let index = indexes.get(snapshot);
     if (index === undefined) {
       const byUri = new Map<string, CatalogResource>();
-      for (const { path, text, ...entry } of entries(snapshot)) {
+      for (const { path, source, ...entry } of resourceList(snapshot.catalog.offerings)) {
+        const text = textOf(snapshot, source);
         if (text === undefined) continue;
         const uri = `${baseUrl}${path}`;
         byUri.set(uri, {

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { type JSONRPCMessage, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { Config } from "../config.ts";
-import { MCP_MAX_MESSAGE_BYTES, MCP_PROTOCOL_VERSIONS } from "../contract.ts";
+import { MCP_MAX_MESSAGE_BYTES, MCP_PATH, MCP_PROTOCOL_VERSIONS } from "../contract.ts";
 
 /**
  * The HTTP rules of POST /mcp (contract §6). Everything a header can decide is decided before
@@ -50,7 +50,7 @@ export const refusals = {
     new McpHttpError(
       405,
       RPC.serverError,
-      "Method Not Allowed: POST each JSON-RPC message to /mcp; this server offers no GET event stream and no sessions to delete.",
+      `Method Not Allowed: POST each JSON-RPC message to ${MCP_PATH}; this server offers no GET event stream and no sessions to delete.`,
       { allow: "POST" },
     ),
   notAcceptable: () =>

@@ -1,3 +1,4 @@
+import { RESOURCES } from "../api/resources.ts";
 import { READ_METHODS, ROUTE_LIST, ROUTES } from "../api/routes.ts";
 import { TOOLS, toolArguments } from "../api/tools/index.ts";
 import type { ToolDefinition } from "../api/tools/tool.ts";
@@ -52,6 +53,18 @@ function toolRows(): string {
   return TOOLS.map((tool) => `| \`${tool.name}\` | ${argumentList(tool)} | \`GET ${ROUTES[tool.mirrors].path}\` |`).join("\n");
 }
 
+/** The MCP resources, as links, with the guides (one per offering) named where resources/list puts them. */
+function resourceLinks(base: string): string {
+  const { llms, llmsFull, catalog, apiDocs, openapi } = RESOURCES;
+  const links = [llms, llmsFull, catalog].map((resource) => `[${resource.name}](${base}${resource.path})`);
+  return [
+    ...links,
+    "every offering guide in Markdown",
+    `[this documentation](${base}${apiDocs.path})`,
+    `[${openapi.name}](${base}${openapi.path})`,
+  ].join(", ");
+}
+
 /** The documentation body (our own Markdown), without its title. */
 function body(site: SiteInfo): string {
   const base = site.baseUrl;
@@ -102,7 +115,7 @@ Successful answers carry \`Cache-Control: ${CACHE_CONTROL_SUCCESS}\` and an \`ET
 |---|---|---|
 ${toolRows()}
 
-Every tool is read-only; results carry \`structuredContent\` shaped like the REST answer. Resources: [llms.txt](${base}${LLMS_PATH}), [llms-full.txt](${base}${LLMS_FULL_PATH}), every offering guide in Markdown and this documentation.
+Every tool is read-only; results carry \`structuredContent\` shaped like the REST answer. Resources, each at its public URL: ${resourceLinks(base)}.
 
 ## Markdown pages and llms.txt
 

@@ -1,6 +1,15 @@
 import { getBusiness } from "../api/tools/get-business.ts";
 import { searchBusinesses } from "../api/tools/search-businesses.ts";
-import { API_DOCS_PATH, DIRECTORY_API_PATH, DIRECTORY_PATH, DIRECTORY_RETRY_AFTER_SECONDS, MCP_PATH, markdownPath } from "../contract.ts";
+import {
+  API_DOCS_PATH,
+  DIRECTORY_API_PATH,
+  DIRECTORY_LOCATION_MAX_LENGTH,
+  DIRECTORY_PATH,
+  DIRECTORY_Q_MAX_LENGTH,
+  DIRECTORY_RETRY_AFTER_SECONDS,
+  MCP_PATH,
+  markdownPath,
+} from "../contract.ts";
 import type { PublicBusiness } from "../schemas/business.ts";
 import type { SiteInfo } from "../schemas/content.ts";
 import type { DirectoryPage } from "../schemas/responses.ts";
@@ -27,8 +36,8 @@ function field(name: "q" | "location" | "country", hint: string, view: Directory
 
 function searchForm(view: DirectoryView): string {
   return `<form class="search-form" method="get" action="${DIRECTORY_PATH}" role="search" aria-label="Search the directory">
-${field("q", "For example: plumber, roofing, O'Brien", view, ' maxlength="120" autocomplete="off"')}
-${field("location", "Part of a town, region or postcode", view, ' maxlength="80"')}
+${field("q", "For example: plumber, roofing, O'Brien", view, ` maxlength="${DIRECTORY_Q_MAX_LENGTH}" autocomplete="off"`)}
+${field("location", "Part of a town, region or postcode", view, ` maxlength="${DIRECTORY_LOCATION_MAX_LENGTH}"`)}
 ${field("country", "Two letters, such as GB or IE", view, ' maxlength="2" autocomplete="country"')}
 <div><button class="button" type="submit">Search</button></div>
 </form>`;

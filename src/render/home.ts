@@ -3,7 +3,9 @@ import {
   API_DOCS_PATH,
   CONTACT_PATH,
   DIRECTORY_API_PATH,
+  DIRECTORY_LOCATION_MAX_LENGTH,
   DIRECTORY_PATH,
+  DIRECTORY_Q_MAX_LENGTH,
   HOME_PATH,
   LLMS_FULL_PATH,
   LLMS_PATH,
@@ -51,8 +53,8 @@ ${cards}
 <h2 id="directory">Business directory</h2>
 <p>${businessCount} approved public listing${businessCount === 1 ? "" : "s"} of trades businesses, searchable by service or name, place and country. Each profile links to the website's quote-request form, which you follow yourself.</p>
 <form class="search-form" method="get" action="${DIRECTORY_PATH}" role="search" aria-label="Search the directory">
-<div><label for="home-q">Service or name <span class="hint" id="home-q-hint">For example: plumber</span></label><input id="home-q" name="q" type="text" maxlength="120" aria-describedby="home-q-hint"></div>
-<div><label for="home-location">Town, region or postcode <span class="hint" id="home-location-hint">Optional</span></label><input id="home-location" name="location" type="text" maxlength="80" aria-describedby="home-location-hint"></div>
+<div><label for="home-q">Service or name <span class="hint" id="home-q-hint">For example: plumber</span></label><input id="home-q" name="q" type="text" maxlength="${DIRECTORY_Q_MAX_LENGTH}" aria-describedby="home-q-hint"></div>
+<div><label for="home-location">Town, region or postcode <span class="hint" id="home-location-hint">Optional</span></label><input id="home-location" name="location" type="text" maxlength="${DIRECTORY_LOCATION_MAX_LENGTH}" aria-describedby="home-location-hint"></div>
 <div><button class="button" type="submit">Search the directory</button></div>
 </form>
 <p><a href="${DIRECTORY_PATH}">Browse every listing</a></p>
@@ -63,7 +65,7 @@ ${cards}
 <li><strong>REST API</strong>: JSON at <code>${DIRECTORY_API_PATH}</code> and <code>${OFFERINGS_API_PATH}</code>, described by the <a href="${OPENAPI_PATH}">OpenAPI document</a>. No key needed. <a href="${API_DOCS_PATH}">Read the API documentation</a>.</li>
 <li><strong>MCP</strong>: AI assistants can connect to <code>POST ${escapeHtml(site.baseUrl + MCP_PATH)}</code> with ${TOOLS.length} read-only tools: ${toolNames()}.</li>
 <li><strong>llms.txt</strong>: an <a href="${LLMS_PATH}">index for AI agents</a>, and the <a href="${LLMS_FULL_PATH}">whole catalog in one file</a>.</li>
-<li><strong>Markdown</strong>: every page is also Markdown: send <code>Accept: text/markdown</code> or add <code>/index.md</code> to its path (this page: <a href="/index.md">/index.md</a>).</li>
+<li><strong>Markdown</strong>: every page is also Markdown: send <code>Accept: text/markdown</code> or add <code>/index.md</code> to its path (this page: <a href="${markdownPath(HOME_PATH)}">${markdownPath(HOME_PATH)}</a>).</li>
 </ul>
 </section>
 <p>Questions? See the <a href="${CONTACT_PATH}">contact page</a>.</p>`;

@@ -1,4 +1,13 @@
-import { API_DOCS_PATH, CONTACT_PATH, DIRECTORY_PATH, HOME_PATH, LLMS_PATH, markdownPath, OPENAPI_PATH } from "../contract.ts";
+import {
+  API_DOCS_PATH,
+  businessPagePath,
+  CONTACT_PATH,
+  DIRECTORY_PATH,
+  HOME_PATH,
+  LLMS_PATH,
+  markdownPath,
+  OPENAPI_PATH,
+} from "../contract.ts";
 import type { SiteInfo } from "../schemas/content.ts";
 import type { Offering } from "../schemas/offering.ts";
 import { escapeHtml } from "./escape.ts";
@@ -18,7 +27,7 @@ export function notFoundMarkdown(site: SiteInfo, offerings: readonly Offering[])
     "",
     `- ${mdLink("llms.txt", `${base}${LLMS_PATH}`)}: the index of this site for agents`,
     `- ${mdLink("Homepage", `${base}${markdownPath(HOME_PATH)}`)}: what this service is`,
-    `- ${mdLink("Business directory", `${base}${markdownPath(DIRECTORY_PATH)}`)}: search approved listings; a profile's Markdown is at /businesses/{slug}/index.md`,
+    `- ${mdLink("Business directory", `${base}${markdownPath(DIRECTORY_PATH)}`)}: search approved listings; a profile's Markdown is at ${markdownPath(businessPagePath("{slug}"))}`,
     `- ${mdLink("API documentation", `${base}${markdownPath(API_DOCS_PATH)}`)}: REST, MCP and Markdown pages`,
     `- ${mdLink("OpenAPI document", `${base}${OPENAPI_PATH}`)}`,
     `- ${mdLink("Contact", `${base}${markdownPath(CONTACT_PATH)}`)}`,

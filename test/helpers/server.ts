@@ -1,8 +1,8 @@
 import { after, before } from "node:test";
 import type { FastifyInstance } from "fastify";
+import { buildApp } from "../../src/app.ts";
 import { type Config, readConfig } from "../../src/config.ts";
 import { CatalogService } from "../../src/core/service.ts";
-import { buildApp } from "../../src/http/app.ts";
 import { loadSnapshot } from "../../src/snapshot/load.ts";
 import { OpenApiValidator } from "./openapi.ts";
 import { buildSnapshot, TEST_BASE_URL, tempDir } from "./snapshot.ts";

@@ -4,9 +4,9 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { isInitializeRequest, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { FastifyInstance } from "fastify";
+import { buildApp } from "../../src/app.ts";
 import { readConfig } from "../../src/config.ts";
 import { CatalogService } from "../../src/core/service.ts";
-import { buildApp } from "../../src/http/app.ts";
 import { loadSnapshot } from "../../src/snapshot/load.ts";
 import { freePort } from "../helpers/ports.ts";
 import { buildSnapshot, FIXTURES, tempDir } from "../helpers/snapshot.ts";

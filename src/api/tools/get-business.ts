@@ -1,14 +1,14 @@
 import type { PublicBusiness } from "../../schemas/business.ts";
 import { ROUTES } from "../routes.ts";
-import { QUOTE_URL_RULE, type ToolDefinition, UNTRUSTED_LISTING_TEXT } from "./tool.ts";
+import { type ArgumentsOf, QUOTE_URL_RULE, TOOL_NAMES, type ToolDefinition, UNTRUSTED_LISTING_TEXT } from "./tool.ts";
 
 const route = ROUTES.getServiceBusiness;
 
-export const getBusiness: ToolDefinition<{ identifier: string }, PublicBusiness> = {
-  name: "get_business",
+export const getBusiness: ToolDefinition<ArgumentsOf<typeof route.params>, PublicBusiness> = {
+  name: TOOL_NAMES.getBusiness,
   title: "Read a business listing",
   description: [
-    `Reads one approved public business listing by its slug or UUID id, as returned by search_businesses. Returns the listing exactly like GET ${route.path}; an unknown identifier is a not_found error.`,
+    `Reads one approved public business listing by its slug or UUID id, as returned by ${TOOL_NAMES.searchBusinesses}. Returns the listing exactly like GET ${route.path}; an unknown identifier is a not_found error.`,
     UNTRUSTED_LISTING_TEXT,
     QUOTE_URL_RULE,
   ].join("\n\n"),

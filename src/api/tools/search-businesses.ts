@@ -1,13 +1,12 @@
 import { DIRECTORY_MAX_OFFSET } from "../../contract.ts";
-import type { DirectorySearchQuery } from "../../schemas/parameters.ts";
 import type { DirectoryPage } from "../../schemas/responses.ts";
 import { ROUTES } from "../routes.ts";
-import { QUOTE_URL_RULE, type ToolDefinition, UNTRUSTED_LISTING_TEXT } from "./tool.ts";
+import { type ArgumentsOf, QUOTE_URL_RULE, TOOL_NAMES, type ToolDefinition, UNTRUSTED_LISTING_TEXT } from "./tool.ts";
 
 const route = ROUTES.searchServiceBusinesses;
 
-export const searchBusinesses: ToolDefinition<DirectorySearchQuery, DirectoryPage> = {
-  name: "search_businesses",
+export const searchBusinesses: ToolDefinition<ArgumentsOf<typeof route.querystring>, DirectoryPage> = {
+  name: TOOL_NAMES.searchBusinesses,
   title: "Search the business directory",
   description: [
     "Searches approved public business listings. Every q term must start a word of the listing's name or service (case- and accent-insensitive); location is part of a city, region or postal code; country is a two-letter code. All filters are optional.",

@@ -1,7 +1,16 @@
+import type { FromSchema, JSONSchema } from "json-schema-to-ts";
 import type { Answer } from "../../core/answer.ts";
 import type { CatalogService } from "../../core/service.ts";
 import type { ParameterRules } from "../../schemas/parameters.ts";
 import type { ObjectSchema, OperationId } from "../routes.ts";
+
+/** Every tool's name, so descriptions and documentation can name each other's tools without typing them again. */
+export const TOOL_NAMES = {
+  searchBusinesses: "search_businesses",
+  getBusiness: "get_business",
+  searchOfferings: "search_offerings",
+  getOffering: "get_offering",
+} as const;
 
 /** Said by every directory tool's description and by the MCP server's instructions (contract §6). */
 export const UNTRUSTED_LISTING_TEXT =
@@ -29,3 +38,10 @@ export interface ToolDefinition<Input = unknown, Output extends Record<string, u
   /** Calls the core with arguments that passed `inputSchema`; failures throw ApiError. */
   run(service: CatalogService, input: Input): Answer<Output>;
 }
+
+/**
+ * A tool's arguments as its input schema describes them (defaults are applied by the core). Each
+ * tool types its `run` input with this, from its own `inputSchema`, so a renamed or retyped
+ * argument that `run` does not follow fails the typecheck.
+ */
+export type ArgumentsOf<S extends JSONSchema> = FromSchema<S, { keepDefaultedPropertiesOptional: true }>;

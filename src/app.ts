@@ -1,0 +1,21 @@
+import type { FastifyInstance, FastifyServerOptions } from "fastify";
+import type { Config } from "./config.ts";
+import type { CatalogService } from "./core/service.ts";
+import { buildHttpApp } from "./http/app.ts";
+import { registerMcp } from "./mcp/plugin.ts";
+
+export interface AppOptions {
+  service: CatalogService;
+  config: Config;
+  logger?: FastifyServerOptions["logger"];
+}
+
+/**
+ * The whole application: REST and pages (src/http) with the MCP endpoint (src/mcp) beside them,
+ * on one fastify instance. It never listens (see src/server.ts).
+ */
+export async function buildApp({ service, config, logger }: AppOptions): Promise<FastifyInstance> {
+  const app = await buildHttpApp({ service, logger });
+  await registerMcp(app, { service, config });
+  return app;
+}
