@@ -1,5 +1,5 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
-import { DIRECTORY_API_PATH, MCP_MAX_MESSAGE_BYTES, OFFERINGS_API_PATH } from "../contract.ts";
+import { API_PREFIX, DIRECTORY_API_PATH, MCP_MAX_MESSAGE_BYTES, OFFERINGS_API_PATH } from "../contract.ts";
 import { invalidParameter, malformedRequest, offeringNotFound } from "../core/errors.ts";
 import type { CatalogService } from "../core/service.ts";
 import { DIRECTORY_RULES } from "../schemas/parameters.ts";
@@ -21,6 +21,7 @@ const MAX_PARAM_LENGTH = 1000;
  * listens (see src/server.ts).
  */
 export async function buildHttpApp({ service, logger = false }: HttpAppOptions): Promise<FastifyInstance> {
+  const notFound = notFoundPage(service);
   const app = Fastify({
     logger,
     // No route reads a body larger than an MCP message (the largest body the service accepts).
@@ -36,10 +37,11 @@ export async function buildHttpApp({ service, logger = false }: HttpAppOptions):
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors: (error, request, reply) => {
       const path = request.url.split("?")[0] ?? "";
-      if (error.code === "FST_ERR_MAX_PARAM_LENGTH" && path.startsWith(`${OFFERINGS_API_PATH}/`))
-        return sendError(reply, offeringNotFound());
-      if (error.code === "FST_ERR_MAX_PARAM_LENGTH" && path.startsWith(`${DIRECTORY_API_PATH}/`)) {
-        return sendError(reply, invalidParameter("identifier", DIRECTORY_RULES));
+      if (error.code === "FST_ERR_MAX_PARAM_LENGTH") {
+        if (path.startsWith(`${OFFERINGS_API_PATH}/`)) return sendError(reply, offeringNotFound());
+        if (path.startsWith(`${DIRECTORY_API_PATH}/`)) return sendError(reply, invalidParameter("identifier", DIRECTORY_RULES));
+        // No page has a name this long: outside the API it is the 404 page, as any unknown page is.
+        if (path !== API_PREFIX && !path.startsWith(`${API_PREFIX}/`)) return notFound(request, reply);
       }
       return sendError(reply, malformedRequest());
     },
@@ -60,6 +62,6 @@ export async function buildHttpApp({ service, logger = false }: HttpAppOptions):
   registerCaching(app);
   restRoutes(app, service);
   await app.register(pagesPlugin, { service });
-  registerNotFound(app, notFoundPage(service));
+  registerNotFound(app, notFound);
   return app;
 }

@@ -123,6 +123,19 @@ test("unknown offering and unknown profile get the 404 page, Markdown for their 
   }
 });
 
+test("a page URL with a name too long for the router gets the 404 page, Markdown when asked for, not an API error", async () => {
+  const long = "a".repeat(1001);
+  for (const [path, accept, type] of [
+    [`/businesses/${long}`, BROWSER_ACCEPT, "text/html; charset=utf-8"],
+    [`/offerings/${long}`, "text/markdown", "text/markdown; charset=utf-8"],
+  ] as const) {
+    const response = await get(path, accept);
+    assert.equal(response.status, 404, path);
+    assert.equal(response.headers.get("content-type"), type, path);
+    assert.ok(!(await response.text()).includes(long), "the path is echoed");
+  }
+});
+
 test("unknown API path gets a JSON error even when Markdown is asked for", async () => {
   const response = await get("/api/nope", "text/markdown");
   assert.equal(response.status, 404);
