@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import MiniSearch from "minisearch";
 import { businessPagePath, markdownPath, offeringPagePath } from "../src/contract.ts";
 import type { PublicBusiness } from "../src/schemas/business.ts";
@@ -10,12 +9,7 @@ import {
   type SiteInfo,
 } from "../src/schemas/content.ts";
 import type { Offering } from "../src/schemas/offering.ts";
-import {
-  BUSINESS_INDEX_OPTIONS,
-  type BusinessIndexDocument,
-  OFFERING_INDEX_OPTIONS,
-  type OfferingIndexDocument,
-} from "../src/snapshot/search-index.ts";
+import { OFFERING_INDEX_OPTIONS, type OfferingIndexDocument } from "../src/snapshot/search-index.ts";
 import { compareByNameThenSlug } from "../src/snapshot/text.ts";
 import type { Entry, ValidContent } from "./validate.ts";
 
@@ -35,9 +29,6 @@ export interface Model {
   /** How many listings were left out, by status. */
   readonly skipped: Readonly<Record<string, number>>;
   readonly offeringsIndex: MiniSearch<OfferingIndexDocument>;
-  readonly businessesIndex: MiniSearch<BusinessIndexDocument>;
-  /** Changes whenever the published data (site, catalog, guides, listings, base URL) does. */
-  readonly version: string;
 }
 
 function toOffering(baseUrl: string, { slug, data }: Entry<OfferingFrontMatter>): Offering {
@@ -112,13 +103,6 @@ export function deriveModel(content: ValidContent, baseUrl: string): Model {
       features: offering.features.map((feature) => `${feature.title}\n${feature.text}`).join("\n"),
     })),
   );
-  const businessesIndex = new MiniSearch<BusinessIndexDocument>(BUSINESS_INDEX_OPTIONS);
-  businessesIndex.addAll(businesses.map((business, id) => ({ id, name: business.name, service: business.service })));
-
-  const version = createHash("sha256")
-    .update(JSON.stringify([base, content.site.data, content.site.body, offerings, [...guides], businesses]))
-    .digest("hex")
-    .slice(0, 16);
 
   return {
     baseUrl: base,
@@ -129,7 +113,5 @@ export function deriveModel(content: ValidContent, baseUrl: string): Model {
     businesses,
     skipped,
     offeringsIndex,
-    businessesIndex,
-    version,
   };
 }

@@ -6,6 +6,7 @@ import {
   DIRECTORY_PATH,
   HOME_PATH,
   htmlPath,
+  LIST_PAGE_SIZE,
   LLMS_FULL_PATH,
   LLMS_PATH,
   markdownPath,
@@ -13,62 +14,96 @@ import {
   ROBOTS_PATH,
   SITEMAP_PATH,
   STYLESHEET_PATH,
+  sitemapPartPath,
 } from "../src/contract.ts";
 import { page } from "../src/core/paging.ts";
 import { apiDocsHtml, apiDocsMarkdown } from "../src/render/api-docs.ts";
-import { profileHtml, profileMarkdown } from "../src/render/business.ts";
+import { profileMarkdown } from "../src/render/business.ts";
 import { contactHtml, contactMarkdown } from "../src/render/contact.ts";
 import { directoryHtml, directoryOverviewMarkdown } from "../src/render/directory.ts";
+import { type DirectorySummary, listMarkdown, listPageCount } from "../src/render/directory-lists.ts";
 import { guideHtml, guideMarkdown } from "../src/render/guide.ts";
 import { homeHtml, homeMarkdown } from "../src/render/home.ts";
 import { llmsFullTxt, llmsTxt } from "../src/render/llms.ts";
-import { robotsTxt, sitemapXml } from "../src/render/sitemap.ts";
+import { robotsTxt, type SitemapPages, sitemapPartCount, sitemapPartXml, sitemapXml } from "../src/render/sitemap.ts";
 import { STYLESHEET } from "../src/render/style.ts";
+import type { DirectoryIndex } from "../src/snapshot/directory-index.ts";
 import type { Model } from "./derive.ts";
 
 /**
- * The documents written beside the data, by URL path: Markdown pages, llms.txt and the like.
- * The server answers them from memory; a static host serves them from dist/ as they are.
- * The agents' documents come first (llms.txt, guides, API docs), then the HTML pages.
+ * The documents the server keeps in memory (the manifest's `pages`), by URL path: the catalog's
+ * pages in Markdown and HTML, llms.txt, the directory overview and first page, robots.txt and
+ * the stylesheet. Their number and size do not grow with the directory.
  */
-export function pages(model: Model): Map<string, string> {
+export function catalogPages(model: Model, summary: DirectorySummary): Map<string, string> {
   const { site, intro, offerings, guides, businesses } = model;
   const guide = (slug: string) => guides.get(slug) ?? "";
   const home = { site, intro, offerings, businessCount: businesses.length };
   const out = new Map<string, string>();
 
   out.set(LLMS_PATH, llmsTxt({ site, offerings }));
-  out.set(LLMS_FULL_PATH, llmsFullTxt({ site, intro, offerings, guides, businesses }));
-  for (const offering of offerings)
+  out.set(LLMS_FULL_PATH, llmsFullTxt({ site, intro, offerings, guides, businessCount: businesses.length }));
+  for (const offering of offerings) {
     out.set(markdownPath(offeringPagePath(offering.slug)), guideMarkdown(site, offering, guide(offering.slug)));
+  }
   out.set(markdownPath(API_DOCS_PATH), apiDocsMarkdown(site));
   out.set(markdownPath(HOME_PATH), homeMarkdown(home));
-  out.set(markdownPath(DIRECTORY_PATH), directoryOverviewMarkdown(site, businesses));
-  for (const business of businesses) out.set(markdownPath(businessPagePath(business.slug)), profileMarkdown(site, business));
+  out.set(markdownPath(DIRECTORY_PATH), directoryOverviewMarkdown(site, summary));
   out.set(markdownPath(CONTACT_PATH), contactMarkdown(site));
 
-  const htmlPages: string[] = [HOME_PATH];
+  // HTML pages, in the order the sitemap lists them.
   out.set(htmlPath(HOME_PATH), homeHtml(home));
-  for (const offering of offerings) {
-    const path = offeringPagePath(offering.slug);
-    out.set(htmlPath(path), guideHtml(site, offering, guide(offering.slug)));
-    htmlPages.push(path);
-  }
+  for (const offering of offerings) out.set(htmlPath(offeringPagePath(offering.slug)), guideHtml(site, offering, guide(offering.slug)));
   // The directory's first page: what a static host serves at /businesses, and what the server answers there when nothing is searched.
   const first = page(businesses, 0, DIRECTORY_DEFAULT_LIMIT);
   out.set(htmlPath(DIRECTORY_PATH), directoryHtml(site, { kind: "results", form: {}, searched: false, page: first }));
-  htmlPages.push(DIRECTORY_PATH);
-  for (const business of businesses) {
-    const path = businessPagePath(business.slug);
-    out.set(htmlPath(path), profileHtml(site, business));
-    htmlPages.push(path);
-  }
   out.set(htmlPath(CONTACT_PATH), contactHtml(site));
   out.set(htmlPath(API_DOCS_PATH), apiDocsHtml(site));
-  htmlPages.push(CONTACT_PATH, API_DOCS_PATH);
 
-  out.set(SITEMAP_PATH, sitemapXml(model.baseUrl, htmlPages));
   out.set(ROBOTS_PATH, robotsTxt(model.baseUrl));
   out.set(STYLESHEET_PATH, STYLESHEET);
   return out;
+}
+
+/**
+ * Every other document, one at a time, for the build to write and forget: each listing's
+ * Markdown profile, the Markdown lists by country and service, and the sitemap. A static host
+ * serves them from dist/; the server renders the same ones from the listings. Profiles are not
+ * pre-rendered as HTML: the server renders those on request, and at 100,000 listings the HTML
+ * files doubled the build's writing time and dist/'s size.
+ */
+export function* listingPages(
+  model: Model,
+  summary: DirectorySummary,
+  index: DirectoryIndex,
+  sitemap: SitemapPages,
+): Generator<[string, string]> {
+  const { site, businesses } = model;
+  for (const business of businesses) {
+    const path = businessPagePath(business.slug);
+    yield [markdownPath(path), profileMarkdown(site, business)];
+  }
+  const lists = [
+    ...summary.countries.map((list) => ({ list, kind: "country" as const, ranks: index.countries.indexOf(list.code) })),
+    ...summary.services.map((list, i) => ({ list, kind: "service" as const, ranks: i })),
+  ];
+  for (const { list, kind, ranks: entry } of lists) {
+    const postings = kind === "country" ? index.countryPostings : index.servicePostings;
+    const from = postings.offsets[entry] ?? 0;
+    for (let n = 1; n <= listPageCount(list.total); n += 1) {
+      const ranks = postings.values.subarray(from + (n - 1) * LIST_PAGE_SIZE, Math.min(from + n * LIST_PAGE_SIZE, from + list.total));
+      yield [
+        list.pathOf(n),
+        listMarkdown(
+          site,
+          list,
+          kind,
+          n,
+          Array.from(ranks, (rank) => businesses[rank] as (typeof businesses)[number]),
+        ),
+      ];
+    }
+  }
+  yield [SITEMAP_PATH, sitemapXml(model.baseUrl, sitemap)];
+  for (let n = 1; n <= sitemapPartCount(sitemap); n += 1) yield [sitemapPartPath(n), sitemapPartXml(model.baseUrl, sitemap, n) ?? ""];
 }

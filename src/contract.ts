@@ -63,6 +63,25 @@ export function businessPagePath(slug: string): string {
   return `${DIRECTORY_PATH}/${slug}`;
 }
 
+/** The Markdown list of a country's listings, page `page` (1-based) of it. */
+export function countryListPath(code: string, page = 1): string {
+  return markdownPath(`${DIRECTORY_PATH}/countries/${code.toLowerCase()}${page > 1 ? `/page-${page}` : ""}`);
+}
+
+/** The Markdown list of a service's listings (by its slug), page `page` (1-based) of it. */
+export function serviceListPath(slug: string, page = 1): string {
+  return markdownPath(`${DIRECTORY_PATH}/services/${slug}${page > 1 ? `/page-${page}` : ""}`);
+}
+
+/** The n-th (1-based) sitemap file of a sitemap index. */
+export function sitemapPartPath(n: number): string {
+  return `/sitemaps/${n}.xml`;
+}
+
+/** The whole directory for bulk use, at the same paths as in dist/ (src/snapshot/files.ts). */
+export const BULK_JSON_PATH = "/data/businesses.json";
+export const BULK_NDJSON_PATH = "/data/businesses.ndjson";
+
 /** The Markdown variant of the page at `pagePath`. */
 export function markdownPath(pagePath: string): string {
   return pagePath === HOME_PATH ? "/index.md" : `${pagePath}/index.md`;
@@ -87,6 +106,14 @@ export const BUSINESS_IDENTIFIER_MAX_LENGTH = 200;
 export const DESCRIPTION_MAX_LENGTH = 3000;
 export const OFFERINGS_Q_MAX_LENGTH = 200;
 export const MAX_OFFERINGS = 20;
+/** Most URLs in one sitemap file (the sitemap protocol's limit); more make sitemap.xml an index. */
+export const SITEMAP_MAX_URLS = 50_000;
+/** Most listings on one page of a Markdown list by country or service. */
+export const LIST_PAGE_SIZE = 1000;
+/** llms.txt stays under this many characters at any directory size. */
+export const LLMS_MAX_CHARACTERS = 50_000;
+/** llms-full.txt (catalog, guides, docs) stays under this many bytes. */
+export const LLMS_FULL_MAX_BYTES = 1_000_000;
 /** The largest MCP message accepted, in bytes; also the largest body any route reads. */
 export const MCP_MAX_MESSAGE_BYTES = 32 * 1024;
 
@@ -107,3 +134,4 @@ export const MARKDOWN_TYPE = "text/markdown; charset=utf-8";
 export const TEXT_TYPE = "text/plain; charset=utf-8";
 export const XML_TYPE = "application/xml; charset=utf-8";
 export const CSS_TYPE = "text/css; charset=utf-8";
+export const NDJSON_TYPE = "application/x-ndjson; charset=utf-8";

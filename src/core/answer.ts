@@ -1,18 +1,37 @@
 import etag from "etag";
 
 /**
- * A successful answer, serialised once: REST sends `body` with `etag` as they are, MCP puts
- * `value` in structuredContent and `json` in its text copy. Answers are kept (per snapshot, or in
- * the result cache) so a repeated request serialises, encodes and hashes nothing.
+ * A successful answer, serialised once: REST sends `body` with `etag` as they are; MCP puts
+ * `value` in structuredContent and `json` in its text copy, each made on first use. Answers are
+ * kept (per snapshot, or in the result cache) so a repeated request serialises, encodes and
+ * hashes nothing.
  */
-export interface Answer<T> {
-  readonly value: T;
-  /** `value` as JSON, exactly the body REST sends. */
-  readonly json: string;
-  /** `json` in UTF-8: what goes on the wire, without encoding or measuring it per response. */
+export class Answer<T> {
+  /** The JSON body in UTF-8, exactly what REST sends. */
   readonly body: Buffer;
-  /** The entity tag of the body (a strong tag: the body is byte-for-byte the same). */
+  /** The entity tag of the body (strong: the same tag always means the same bytes). */
   readonly etag: string;
+  #json: string | undefined;
+  #value: T | undefined;
+
+  constructor(body: Buffer, tag: string, value?: T, json?: string) {
+    this.body = body;
+    this.etag = tag;
+    this.#value = value;
+    this.#json = json;
+  }
+
+  /** The body as text. */
+  get json(): string {
+    this.#json ??= this.body.toString("utf8");
+    return this.#json;
+  }
+
+  /** The body as a value (parsed on first use when the answer was made from bytes). */
+  get value(): T {
+    this.#value ??= JSON.parse(this.json) as T;
+    return this.#value;
+  }
 }
 
 /**
@@ -23,16 +42,16 @@ export interface Answer<T> {
 export function answer<T>(value: T): Answer<T> {
   const json = JSON.stringify(value);
   const body = Buffer.from(json);
-  return { value, json, body, etag: etag(body) };
+  return new Answer(body, etag(body), value, json);
 }
 
-/** What an entry costs besides its text and bytes: the value's objects, the tag, the cache's bookkeeping. */
+/** What an entry costs besides its body: the value's objects, the tag, the cache's bookkeeping. */
 const ENTRY_OVERHEAD_BYTES = 1024;
 
 /**
- * Roughly the memory a cached answer holds: its text (at most two bytes a character), its bytes,
- * its key, and a fixed overhead; the value's objects are mostly shared with the snapshot.
+ * Roughly the memory a cached answer holds: its bytes (and, once made, its text at most two
+ * bytes a character), its key, and a fixed overhead.
  */
 export function answerSize(answer: Answer<unknown>, key: string): number {
-  return answer.json.length * 2 + answer.body.length + key.length * 2 + ENTRY_OVERHEAD_BYTES;
+  return answer.body.length * 3 + key.length * 2 + ENTRY_OVERHEAD_BYTES;
 }

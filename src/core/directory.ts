@@ -1,7 +1,10 @@
+import { LRUCache } from "lru-cache";
+import { DIRECTORY_MAX_OFFSET } from "../contract.ts";
 import type { PublicBusiness } from "../schemas/business.ts";
+import { compareSuffix, type Postings } from "../snapshot/directory-index.ts";
 import { fold, words } from "../snapshot/text.ts";
 import type { Directory } from "../snapshot/types.ts";
-import { type Page, page } from "./paging.ts";
+import { EMPTY, pageOfIntersection, type RankSet, sizeOf, unionOf } from "./rank-sets.ts";
 
 /** A validated directory search: what remains of the query once defaults are applied. */
 export interface DirectorySearch {
@@ -10,6 +13,20 @@ export interface DirectorySearch {
   country?: string | undefined;
   limit: number;
   offset: number;
+}
+
+/** A page of listings by rank, as the response describes it. */
+export interface RankedPage {
+  readonly ranks: readonly number[];
+  readonly limit: number;
+  readonly offset: number;
+  readonly nextOffset: number | null;
+}
+
+/** The search's words as the index holds them: folded, empty ones (only combining marks) dropped. */
+function queryTerms(q: string): { typed: number; terms: string[] } {
+  const typed = words(q);
+  return { typed: typed.length, terms: [...new Set(typed.map(fold).filter((term) => term !== ""))] };
 }
 
 /** The search reduced to what decides its result; equal keys give equal pages. */
@@ -23,39 +40,112 @@ export function directorySearchKey(search: DirectorySearch): string {
   ]);
 }
 
-/**
- * Directory search (contract §4): every q term must start a word of the name or service,
- * location is a substring of city, region or postal code, country an exact code; results keep
- * directory order and are paged.
- */
-export function searchDirectory(directory: Directory, search: DirectorySearch): Page<PublicBusiness> {
-  const { businesses, locationKeys, index } = directory;
-  const q = search.q ?? "";
-  const location = fold(search.location ?? "").trim();
-  const country = (search.country ?? "").toUpperCase();
-
-  let candidates: Iterable<number>;
-  if (words(q).length > 0) {
-    candidates = index
-      .search(q)
-      .map((result) => result.id as number)
-      .sort((a, b) => a - b);
-  } else {
-    candidates = businesses.keys();
-  }
-
-  const matches: PublicBusiness[] = [];
-  for (const position of candidates) {
-    const business = businesses[position];
-    if (business === undefined) continue;
-    if (country !== "" && business.location.country !== country) continue;
-    if (location !== "" && !(locationKeys[position] ?? "").includes(location)) continue;
-    matches.push(business);
-  }
-  return page(matches, search.offset, search.limit);
+function postingsAt(postings: Postings, entry: number): Uint32Array {
+  return postings.values.subarray(postings.offsets[entry] ?? 0, postings.offsets[entry + 1] ?? 0);
 }
 
-/** A listing by slug or UUID id (ids compare case-insensitively). */
-export function findBusiness(directory: Directory, identifier: string): PublicBusiness | undefined {
+/** Rank sets of term prefixes and location substrings, kept per directory: a directory never changes. */
+interface SetCaches {
+  prefixes: LRUCache<string, RankSet>;
+  locations: LRUCache<string, RankSet>;
+}
+
+/** The memory each kind of cached rank set may take, in bytes. */
+const SET_CACHE_BYTES = 16 * 2 ** 20;
+const caches = new WeakMap<Directory, SetCaches>();
+
+function setBytes(set: RankSet): number {
+  return (set.kind === "sorted" ? set.ranks.byteLength : set.bits.byteLength) + 64;
+}
+
+function cachesOf(directory: Directory): SetCaches {
+  let found = caches.get(directory);
+  if (found === undefined) {
+    const options = { maxSize: SET_CACHE_BYTES, sizeCalculation: setBytes };
+    found = { prefixes: new LRUCache(options), locations: new LRUCache(options) };
+    caches.set(directory, found);
+  }
+  return found;
+}
+
+/** Listings with a word of the name or service that starts with `term` (folded). */
+function prefixSet(directory: Directory, term: string): RankSet {
+  const { prefixes } = cachesOf(directory);
+  let set = prefixes.get(term);
+  if (set === undefined) {
+    const lists: Uint32Array[] = [];
+    for (const entry of directory.terms.atPrefix(term).values()) lists.push(postingsAt(directory.index.termPostings, entry));
+    set = unionOf(lists, directory.index.count);
+    prefixes.set(term, set);
+  }
+  return set;
+}
+
+/** Listings whose folded city, region or postal code contains `text` (folded, trimmed, not empty). */
+function locationSet(directory: Directory, text: string): RankSet {
+  const { locations } = cachesOf(directory);
+  let set = locations.get(text);
+  if (set === undefined) {
+    const { locationKeys, suffixKeys, suffixStarts, locationPostings, count } = directory.index;
+    const compareAt = (i: number) => compareSuffix(locationKeys[suffixKeys[i] ?? 0] ?? "", suffixStarts[i] ?? 0, text);
+    // The first suffix not below `text`; every suffix that starts with `text` follows it.
+    let low = 0;
+    let high = suffixKeys.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (compareAt(middle) < 0) low = middle + 1;
+      else high = middle;
+    }
+    const keys = new Set<number>();
+    for (let i = low; i < suffixKeys.length && compareAt(i) === 0; i += 1) keys.add(suffixKeys[i] ?? 0);
+    set = unionOf(
+      [...keys].map((key) => postingsAt(locationPostings, key)),
+      count,
+    );
+    locations.set(text, set);
+  }
+  return set;
+}
+
+/**
+ * Directory search (contract §4): every q term must start a word of the name or service,
+ * location is a substring of city, region or postal code, country an exact code. Each condition
+ * is a set of ranks; the page walks their intersection in rank (name) order.
+ */
+export function searchDirectory(directory: Directory, search: DirectorySearch): RankedPage {
+  const { limit, offset } = search;
+  const empty = (): RankedPage => ({ ranks: [], limit, offset, nextOffset: null });
+  const sets: RankSet[] = [];
+
+  const { typed, terms } = queryTerms(search.q ?? "");
+  if (typed > 0 && terms.length === 0) return empty();
+  for (const term of terms) sets.push(prefixSet(directory, term));
+
+  const country = (search.country ?? "").toUpperCase();
+  if (country !== "") {
+    const entry = directory.countryIndex.get(country);
+    sets.push(entry === undefined ? EMPTY : { kind: "sorted", ranks: postingsAt(directory.index.countryPostings, entry) });
+  }
+  const location = fold(search.location ?? "").trim();
+  if (location !== "") sets.push(locationSet(directory, location));
+
+  if (sets.some((set) => sizeOf(set) === 0)) return empty();
+  const { ranks, more } = pageOfIntersection(sets, directory.index.count, offset, limit);
+  const end = offset + limit;
+  return { ranks, limit, offset, nextOffset: more && end <= DIRECTORY_MAX_OFFSET ? end : null };
+}
+
+/** The rank of a listing by slug or UUID id (ids compare case-insensitively). */
+export function findBusiness(directory: Directory, identifier: string): number | undefined {
   return directory.byIdentifier.get(identifier) ?? directory.byIdentifier.get(identifier.toLowerCase());
+}
+
+/** A listing's JSON, exactly as the snapshot holds it (and REST answers it). */
+export function listingJson(directory: Directory, rank: number): Buffer {
+  return directory.listings.subarray(directory.lineStarts[rank] ?? 0, (directory.lineStarts[rank + 1] ?? 1) - 1);
+}
+
+/** A listing's fields, parsed from its JSON (for pages and MCP, which need more than the bytes). */
+export function listingAt(directory: Directory, rank: number): PublicBusiness {
+  return JSON.parse(listingJson(directory, rank).toString("utf8")) as PublicBusiness;
 }

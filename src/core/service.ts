@@ -5,9 +5,9 @@ import type { Offering } from "../schemas/offering.ts";
 import type { DirectorySearchQuery } from "../schemas/parameters.ts";
 import type { DirectoryPage, OfferingList } from "../schemas/responses.ts";
 import type { Directory, Snapshot } from "../snapshot/types.ts";
-import { type Answer, answer, answerSize } from "./answer.ts";
+import { Answer, answer, answerSize } from "./answer.ts";
 import { searchOfferings } from "./catalog.ts";
-import { directorySearchKey, findBusiness, searchDirectory } from "./directory.ts";
+import { directorySearchKey, findBusiness, listingJson, type RankedPage, searchDirectory } from "./directory.ts";
 import { businessNotFound, directoryUnavailable, offeringNotFound } from "./errors.ts";
 
 export interface ServiceOptions {
@@ -23,9 +23,30 @@ export interface ServiceOptions {
  */
 const RESULT_CACHE_ENTRIES = 10_000;
 const RESULT_CACHE_BYTES = 64 * 2 ** 20;
-/** Single-listing answers kept per snapshot: a large directory's every listing would not fit. */
-const BUSINESS_ANSWER_ENTRIES = 20_000;
-const BUSINESS_ANSWER_BYTES = 32 * 2 ** 20;
+
+/** FNV-1a: a short, fast fingerprint of a search key, for entity tags. */
+function fingerprint(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i += 1) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return (hash >>> 0).toString(36);
+}
+
+const ITEMS_START = Buffer.from('{"items":[');
+const COMMA = Buffer.from(",");
+
+/** A directory page's body: the listings' JSON as the snapshot holds it, joined; nothing is serialised again. */
+function pageBody(directory: Directory, page: RankedPage): Buffer {
+  const parts: Buffer[] = [ITEMS_START];
+  for (const [i, rank] of page.ranks.entries()) {
+    if (i > 0) parts.push(COMMA);
+    parts.push(listingJson(directory, rank));
+  }
+  parts.push(Buffer.from(`],"limit":${page.limit},"offset":${page.offset},"nextOffset":${page.nextOffset}}`));
+  return Buffer.concat(parts);
+}
 
 /** The answers that depend only on the snapshot, made once for it. */
 class SnapshotAnswers {
@@ -33,12 +54,6 @@ class SnapshotAnswers {
   /** The whole catalog (GET /api/offerings without q). */
   readonly catalog: Answer<OfferingList>;
   readonly offerings: ReadonlyMap<string, Answer<Offering>>;
-  /** Listings by slug, made on first read: a directory can be too large to serialise up front. */
-  readonly businesses = new LRUCache<string, Answer<PublicBusiness>>({
-    max: BUSINESS_ANSWER_ENTRIES,
-    maxSize: BUSINESS_ANSWER_BYTES,
-    sizeCalculation: answerSize,
-  });
 
   constructor(snapshot: Snapshot) {
     this.snapshot = snapshot;
@@ -50,9 +65,9 @@ class SnapshotAnswers {
 
 /**
  * What REST, pages and MCP all call: searches and lookups over the current snapshot, answered
- * serialised (see Answer). Answers that depend only on the snapshot are made once for it;
- * search results are kept by the result cache. Inputs are already validated; failures throw
- * ApiError.
+ * serialised (see Answer). A listing's answer is its bytes in the snapshot, a directory page
+ * those bytes joined, and the catalog's answers are made once per snapshot; search results may
+ * also be kept by the result cache. Inputs are already validated; failures throw ApiError.
  */
 export class CatalogService {
   readonly #snapshot: () => Snapshot;
@@ -87,23 +102,24 @@ export class CatalogService {
     return this.#current().snapshot;
   }
 
-  #directory(): Directory {
+  /** The current directory; directory_unavailable when its data could not be loaded. */
+  directory(): Directory {
     const directory = this.current().directory;
     if (directory === null) throw directoryUnavailable();
     return directory;
   }
 
-  #cached<T extends DirectoryPage | OfferingList>(key: string, compute: () => T): Answer<T> {
-    if (this.#cache === null) return answer(compute());
+  #cached<T extends DirectoryPage | OfferingList>(key: string, compute: () => Answer<T>): Answer<T> {
+    if (this.#cache === null) return compute();
     const hit = this.#cache.get(key);
     if (hit !== undefined) return hit as Answer<T>;
-    const value = answer(compute());
+    const value = compute();
     this.#cache.set(key, value);
     return value;
   }
 
   searchBusinesses(query: DirectorySearchQuery): Answer<DirectoryPage> {
-    const directory = this.#directory();
+    const directory = this.directory();
     const search = {
       q: query.q,
       location: query.location,
@@ -111,19 +127,19 @@ export class CatalogService {
       limit: query.limit ?? DIRECTORY_DEFAULT_LIMIT,
       offset: query.offset ?? 0,
     };
-    return this.#cached(`directory:${directorySearchKey(search)}`, () => searchDirectory(directory, search));
+    const key = directorySearchKey(search);
+    return this.#cached(`directory:${key}`, () => {
+      // The same snapshot and the same search always give the same bytes: the tag needs no hashing of the body.
+      const tag = `"${this.current().manifest.version}-${fingerprint(key)}"`;
+      return new Answer<DirectoryPage>(pageBody(directory, searchDirectory(directory, search)), tag);
+    });
   }
 
   getBusiness(identifier: string): Answer<PublicBusiness> {
-    const business = findBusiness(this.#directory(), identifier);
-    if (business === undefined) throw businessNotFound();
-    const { businesses } = this.#current();
-    let found = businesses.get(business.slug);
-    if (found === undefined) {
-      found = answer(business);
-      businesses.set(business.slug, found);
-    }
-    return found;
+    const directory = this.directory();
+    const rank = findBusiness(directory, identifier);
+    if (rank === undefined) throw businessNotFound();
+    return new Answer<PublicBusiness>(listingJson(directory, rank), `"${this.current().manifest.version}-l${rank}"`);
   }
 
   searchOfferings(q: string | undefined): Answer<OfferingList> {
@@ -131,7 +147,7 @@ export class CatalogService {
     if (q === undefined) return answers.catalog;
     return this.#cached(`offerings:${JSON.stringify(q)}`, () => {
       const items = searchOfferings(answers.snapshot.catalog, q);
-      return { items, total: items.length };
+      return answer({ items, total: items.length });
     });
   }
 

@@ -1,6 +1,7 @@
 import etag from "etag";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fresh from "fresh";
+import { LRUCache } from "lru-cache";
 import { CACHE_CONTROL_ERROR, CACHE_CONTROL_SUCCESS } from "../contract.ts";
 
 /** A body that cannot change within a snapshot (a page, openapi.json), in UTF-8, with its entity tag. */
@@ -34,6 +35,39 @@ export function snapshotDocument(snapshot: object, key: string, make: () => stri
   return document;
 }
 
+/** The memory the pages rendered on request (profiles, lists, sitemap parts) may hold per snapshot, in bytes. */
+const RENDERED_DOCUMENT_BYTES = 32 * 2 ** 20;
+const renderedBySnapshot = new WeakMap<object, LRUCache<string, Document>>();
+
+/**
+ * A page of `snapshot` rendered on request (a profile, a list, a sitemap part): made and hashed
+ * on first use, then kept in a cache bounded by bytes, so a directory of any size renders each
+ * popular page once and holds only a bounded number of them.
+ */
+export function renderedDocument(snapshot: object, key: string, render: () => string): Document {
+  let documents = renderedBySnapshot.get(snapshot);
+  if (documents === undefined) {
+    documents = new LRUCache<string, Document>({
+      maxSize: RENDERED_DOCUMENT_BYTES,
+      sizeCalculation: (document, documentKey) => document.body.length + documentKey.length * 2 + 256,
+    });
+    renderedBySnapshot.set(snapshot, documents);
+  }
+  let document = documents.get(key);
+  if (document === undefined) {
+    const body = Buffer.from(render());
+    document = { body, etag: etag(body) };
+    documents.set(key, document);
+  }
+  return document;
+}
+
+/** Whether the request's If-None-Match matches `tag` (RFC 9110 weak comparison: lists, `*` and `W/` count). */
+export function matchesIfNoneMatch(request: FastifyRequest, tag: string): boolean {
+  const ifNoneMatch = request.headers["if-none-match"];
+  return ifNoneMatch !== undefined && fresh({ "if-none-match": ifNoneMatch }, { etag: tag });
+}
+
 declare module "fastify" {
   interface FastifyContextConfig {
     /** A successful answer gets Cache-Control, an ETag and conditional 304s. */
@@ -62,8 +96,7 @@ export function registerCaching(app: FastifyInstance): void {
     reply.header("cache-control", CACHE_CONTROL_SUCCESS);
     reply.header("etag", tag);
     // Only If-None-Match decides: a request's own Cache-Control speaks to caches, not to us.
-    const ifNoneMatch = request.headers["if-none-match"];
-    if (ifNoneMatch === undefined || !fresh({ "if-none-match": ifNoneMatch }, { etag: tag })) return payload;
+    if (!matchesIfNoneMatch(request, tag)) return payload;
 
     reply.code(304);
     // HEAD keeps the payload so fastify reports the 200's Content-Length, as RFC 9110 allows.

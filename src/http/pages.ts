@@ -1,33 +1,47 @@
+import { Readable } from "node:stream";
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import {
   API_DOCS_PATH,
+  BULK_JSON_PATH,
+  BULK_NDJSON_PATH,
   BUSINESS_IDENTIFIER_MAX_LENGTH,
   businessPagePath,
+  CACHE_CONTROL_SUCCESS,
   CONTACT_PATH,
   CSS_TYPE,
+  countryListPath,
   DIRECTORY_PATH,
   HOME_PATH,
   HTML_TYPE,
   htmlPath,
+  JSON_TYPE,
+  LIST_PAGE_SIZE,
   LLMS_FULL_PATH,
   LLMS_PATH,
   MARKDOWN_TYPE,
   markdownPath,
+  NDJSON_TYPE,
   offeringPagePath,
   ROBOTS_PATH,
   SITEMAP_PATH,
   STYLESHEET_PATH,
+  serviceListPath,
+  sitemapPartPath,
   TEXT_TYPE,
   XML_TYPE,
 } from "../contract.ts";
+import { findBusiness, listingAt } from "../core/directory.ts";
 import { ApiError, directoryUnavailable } from "../core/errors.ts";
 import type { CatalogService } from "../core/service.ts";
+import { profileHtml, profileMarkdown } from "../render/business.ts";
 import { directoryHtml, directoryProblemMarkdown, directoryResultsMarkdown } from "../render/directory.ts";
 import { type DirectoryPageQuery, parseDirectoryQuery } from "../render/directory-form.ts";
+import { type DirectorySummary, directorySummary, listMarkdown, listPageCount } from "../render/directory-lists.ts";
 import { notFoundHtml, notFoundMarkdown } from "../render/not-found.ts";
+import { sitemapPages, sitemapPartXml, sitemapXml } from "../render/sitemap.ts";
 import { directoryIdentifierProperty } from "../schemas/parameters.ts";
-import type { Snapshot } from "../snapshot/types.ts";
-import { type Document, snapshotDocument } from "./caching.ts";
+import type { Directory, Snapshot } from "../snapshot/types.ts";
+import { type Document, matchesIfNoneMatch, renderedDocument, snapshotDocument } from "./caching.ts";
 import type { NotFoundPage } from "./errors.ts";
 import { prefersMarkdown } from "./negotiation.ts";
 import { readOnlyRoute } from "./read-only.ts";
@@ -130,35 +144,58 @@ export const pagesPlugin: FastifyPluginAsync<{ service: CatalogService }> = asyn
     }
   }
 
-  /** A pre-rendered page: Markdown or HTML by the Accept header, `Vary: Accept` either way. */
-  function sendPage(request: FastifyRequest, reply: FastifyReply, pagePath: string): FastifyReply {
+  /** A page: Markdown or HTML by the Accept header, `Vary: Accept` either way. */
+  function sendPage(request: FastifyRequest, reply: FastifyReply, pagePath: string, documentOf = catalogDocument): FastifyReply {
     const markdown = prefersMarkdown(request.headers.accept);
-    const document = snapshotPage(service.current(), markdown ? markdownPath(pagePath) : htmlPath(pagePath));
+    const document = documentOf(markdown ? markdownPath(pagePath) : htmlPath(pagePath));
     if (document === undefined) return sendNotFound(service, request, reply, markdown);
     reply.header("vary", "Accept").header("link", linkHeaders(markdownPath(pagePath)));
     return sendDocument(reply, markdown ? MARKDOWN_TYPE : HTML_TYPE, document);
   }
 
   /** A Markdown URL (`.../index.md`): always Markdown, as a static host would serve it. */
-  function sendMarkdown(request: FastifyRequest, reply: FastifyReply, pagePath: string): FastifyReply {
-    const document = snapshotPage(service.current(), markdownPath(pagePath));
+  function sendMarkdown(request: FastifyRequest, reply: FastifyReply, pagePath: string, documentOf = catalogDocument): FastifyReply {
+    const document = documentOf(markdownPath(pagePath));
     if (document === undefined) return sendNotFound(service, request, reply, true);
     reply.header("link", linkHeaders(markdownPath(pagePath)));
     return sendDocument(reply, MARKDOWN_TYPE, document);
   }
 
-  /** The business named in the URL, checked against the directory (503 when it is unavailable). */
-  function businessPage(request: FastifyRequest, reply: FastifyReply, markdown: boolean, send: (pagePath: string) => FastifyReply) {
+  /** A page the manifest lists: kept in memory from the snapshot. */
+  function catalogDocument(path: string): Document | undefined {
+    return snapshotPage(service.current(), path);
+  }
+
+  /**
+   * The business named in the URL, checked against the directory (503 when it is unavailable).
+   * Its profile is rendered from its listing on request (and kept in a bounded cache): at
+   * 100,000 listings, pre-rendered profiles read into memory took 46 s to load and 2 GB.
+   */
+  function businessPage(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    markdown: boolean,
+    send: (pagePath: string, documentOf: (path: string) => Document | undefined) => FastifyReply,
+  ) {
     const slug = slugOf(request);
     if (slug.length > BUSINESS_IDENTIFIER_MAX_LENGTH || !IDENTIFIER.test(slug)) return sendNotFound(service, request, reply, markdown);
     return withDirectory(request, reply, markdown, () => {
-      const business = service.getBusiness(slug).value;
-      if (business.slug !== slug) {
+      const directory = service.directory();
+      const rank = findBusiness(directory, slug);
+      if (rank === undefined) return sendNotFound(service, request, reply, markdown);
+      const canonical = directory.index.slugs[rank] ?? slug;
+      if (canonical !== slug) {
         // A UUID (or an id in capitals) names the listing too; its page lives at the slug.
-        const target = businessPagePath(business.slug);
+        const target = businessPagePath(canonical);
         return reply.redirect(markdown && request.url.endsWith("/index.md") ? markdownPath(target) : target, 301);
       }
-      return send(businessPagePath(slug));
+      const snapshot = service.current();
+      return send(businessPagePath(slug), (path) =>
+        renderedDocument(snapshot, path, () => {
+          const business = listingAt(directory, rank);
+          return path.endsWith(".md") ? profileMarkdown(snapshot.site, business) : profileHtml(snapshot.site, business);
+        }),
+      );
     });
   }
 
@@ -215,12 +252,15 @@ export const pagesPlugin: FastifyPluginAsync<{ service: CatalogService }> = asyn
     url: businessPagePath(":slug"),
     config: cacheable,
     handler: async (request, reply) =>
-      businessPage(request, reply, prefersMarkdown(request.headers.accept), (pagePath) => sendPage(request, reply, pagePath)),
+      businessPage(request, reply, prefersMarkdown(request.headers.accept), (pagePath, documentOf) =>
+        sendPage(request, reply, pagePath, documentOf),
+      ),
   });
   readOnlyRoute(app, {
     url: markdownPath(businessPagePath(":slug")),
     config: cacheable,
-    handler: async (request, reply) => businessPage(request, reply, true, (pagePath) => sendMarkdown(request, reply, pagePath)),
+    handler: async (request, reply) =>
+      businessPage(request, reply, true, (pagePath, documentOf) => sendMarkdown(request, reply, pagePath, documentOf)),
   });
 
   readOnlyRoute(app, {
@@ -262,7 +302,149 @@ export const pagesPlugin: FastifyPluginAsync<{ service: CatalogService }> = asyn
     });
   file(LLMS_PATH, TEXT_TYPE);
   file(LLMS_FULL_PATH, TEXT_TYPE);
-  file(SITEMAP_PATH, XML_TYPE);
   file(ROBOTS_PATH, TEXT_TYPE);
   file(STYLESHEET_PATH, CSS_TYPE);
+
+  /** A Markdown list by country or service (`page` 1-based), rendered on request from the index. */
+  function sendList(request: FastifyRequest, reply: FastifyReply, kind: "country" | "service", name: string, pageText: string) {
+    return withDirectory(request, reply, true, () => {
+      const directory = service.directory();
+      const snapshot = service.current();
+      const page = /^[1-9][0-9]{0,6}$/.test(pageText) ? Number(pageText) : 0;
+      const { summary } = derived(snapshot, directory);
+      const country = kind === "country" ? summary.countries.find((list) => list.code.toLowerCase() === name) : undefined;
+      const byService = kind === "service" ? summary.services.find((list) => list.slug === name) : undefined;
+      const found = country ?? byService;
+      if (found === undefined || page < 1 || page > listPageCount(found.total)) return sendNotFound(service, request, reply, true);
+      const path = found.pathOf(page);
+      if (request.url.split("?")[0] !== path) return sendNotFound(service, request, reply, true);
+      const entry =
+        country !== undefined ? directory.countryIndex.get(country.code) : directory.index.services.indexOf(byService?.name ?? "");
+      const postings = country !== undefined ? directory.index.countryPostings : directory.index.servicePostings;
+      const document = renderedDocument(snapshot, path, () => {
+        const from = (postings.offsets[entry ?? 0] ?? 0) + (page - 1) * LIST_PAGE_SIZE;
+        const ranks = postings.values.subarray(from, Math.min(from + LIST_PAGE_SIZE, (postings.offsets[entry ?? 0] ?? 0) + found.total));
+        return listMarkdown(
+          snapshot.site,
+          found,
+          kind,
+          page,
+          Array.from(ranks, (rank) => listingAt(directory, rank)),
+        );
+      });
+      reply.header("link", linkHeaders(path));
+      return sendDocument(reply, MARKDOWN_TYPE, document);
+    });
+  }
+  const listRoutes = (kind: "country" | "service", pathOf: (name: string, page: number) => string) => {
+    readOnlyRoute(app, {
+      url: pathOf(":name", 1),
+      config: cacheable,
+      handler: async (request, reply) => sendList(request, reply, kind, nameOf(request), "1"),
+    });
+    readOnlyRoute(app, {
+      url: pathOf(":name", 2).replace("page-2", "page-:page"),
+      config: cacheable,
+      handler: async (request, reply) => sendList(request, reply, kind, nameOf(request), pageOf(request)),
+    });
+  };
+  listRoutes("country", countryListPath);
+  listRoutes("service", serviceListPath);
+
+  /** sitemap.xml and its parts, rendered from the catalog's pages and the listings' slugs. */
+  function sendSitemap(request: FastifyRequest, reply: FastifyReply, part: number | null) {
+    const snapshot = service.current();
+    const directory = snapshot.directory;
+    const pages = sitemapPages(snapshot.manifest.pages, directory?.index ?? { slugs: [] });
+    const path = part === null ? SITEMAP_PATH : sitemapPartPath(part);
+    const xml = part === null ? sitemapXml(snapshot.site.baseUrl, pages) : sitemapPartXml(snapshot.site.baseUrl, pages, part);
+    if (xml === undefined) return sendNotFound(service, request, reply);
+    return sendDocument(
+      reply,
+      XML_TYPE,
+      renderedDocument(snapshot, path, () => xml),
+    );
+  }
+  readOnlyRoute(app, { url: SITEMAP_PATH, config: cacheable, handler: async (request, reply) => sendSitemap(request, reply, null) });
+  readOnlyRoute(app, {
+    url: sitemapPartPath(1).replace("1.xml", ":part.xml"),
+    config: cacheable,
+    handler: async (request, reply) => {
+      const text = (request.params as { part: string }).part;
+      return sendSitemap(request, reply, /^[1-9][0-9]{0,5}$/.test(text) ? Number(text) : 0);
+    },
+  });
+
+  /** The whole directory for bulk use: the snapshot's own bytes, never copied. */
+  readOnlyRoute(app, {
+    url: BULK_NDJSON_PATH,
+    config: cacheable,
+    handler: async (request, reply) =>
+      withDirectory(request, reply, false, () => {
+        const directory = service.directory();
+        return reply
+          .header("etag", `"${service.current().manifest.version}-ndjson"`)
+          .headers(TEXT_HEADERS)
+          .type(NDJSON_TYPE)
+          .send(directory.listings);
+      }),
+  });
+  readOnlyRoute(app, {
+    url: BULK_JSON_PATH,
+    handler: async (request, reply) =>
+      withDirectory(request, reply, false, () => {
+        const directory = service.directory();
+        const tag = `"${service.current().manifest.version}-json"`;
+        reply.headers({ ...TEXT_HEADERS, etag: tag, "cache-control": CACHE_CONTROL_SUCCESS });
+        if (matchesIfNoneMatch(request, tag)) return reply.code(304).send();
+        const { stream, length } = jsonArrayOfLines(directory.listings, directory.lineStarts);
+        reply.header("content-length", length).type(JSON_TYPE);
+        return reply.send(request.method === "HEAD" ? null : stream);
+      }),
+  });
 };
+
+/** What the pages derive from a snapshot once: the directory's lists, and the site's pages for the sitemap. */
+const derivedBySnapshot = new WeakMap<object, { summary: DirectorySummary }>();
+function derived(snapshot: Snapshot, directory: Directory): { summary: DirectorySummary } {
+  let found = derivedBySnapshot.get(snapshot);
+  if (found === undefined) {
+    found = { summary: directorySummary(directory.index) };
+    derivedBySnapshot.set(snapshot, found);
+  }
+  return found;
+}
+
+function nameOf(request: FastifyRequest): string {
+  return (request.params as { name: string }).name;
+}
+
+function pageOf(request: FastifyRequest): string {
+  return (request.params as { page: string }).page;
+}
+
+/**
+ * businesses.json made from businesses.ndjson as it streams: "[", the lines joined by ",", "]",
+ * byte for byte the file the build wrote, without holding a second copy of the directory.
+ */
+function jsonArrayOfLines(listings: Buffer, lineStarts: Uint32Array): { stream: Readable; length: number } {
+  const count = lineStarts.length - 1;
+  // Every listing's bytes, plus "[\n", ",\n" between listings and "\n]\n".
+  const length = listings.length - count + 2 + Math.max(0, count - 1) * 2 + 3;
+  function* parts(): Generator<Buffer> {
+    yield Buffer.from("[\n");
+    const CHUNK = 512;
+    for (let from = 0; from < count; from += CHUNK) {
+      const pieces: Buffer[] = [];
+      for (let rank = from; rank < Math.min(from + CHUNK, count); rank += 1) {
+        if (rank > 0) pieces.push(COMMA_NEWLINE);
+        pieces.push(listings.subarray(lineStarts[rank] ?? 0, (lineStarts[rank + 1] ?? 1) - 1));
+      }
+      yield Buffer.concat(pieces);
+    }
+    yield Buffer.from("\n]\n");
+  }
+  return { stream: Readable.from(parts()), length };
+}
+
+const COMMA_NEWLINE = Buffer.from(",\n");

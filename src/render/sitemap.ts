@@ -1,10 +1,59 @@
-import { SITEMAP_PATH } from "../contract.ts";
+import { businessPagePath, SITEMAP_MAX_URLS, SITEMAP_PATH, sitemapPartPath } from "../contract.ts";
 import { escapeXml } from "./escape.ts";
 
-/** sitemap.xml of the HTML pages (absolute URLs under BASE_URL). */
-export function sitemapXml(baseUrl: string, pagePaths: readonly string[]): string {
-  const urls = pagePaths.map((path) => `  <url><loc>${escapeXml(baseUrl + path)}</loc></url>`).join("\n");
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`;
+/**
+ * sitemap.xml of the HTML pages (absolute URLs under BASE_URL): one file while the site has at
+ * most SITEMAP_MAX_URLS pages, else an index of files of that many URLs each (the sitemap
+ * protocol's limits), so it stays usable at any directory size. The build writes every file; the
+ * server renders the one asked for from the same lists.
+ */
+
+/** The site's HTML pages in sitemap order: the catalog's pages, then every listing's profile. */
+export interface SitemapPages {
+  /** Paths of the catalog's HTML pages (homepage, guides, directory, contact, API docs). */
+  readonly catalog: readonly string[];
+  /** Listing slugs, in directory order. */
+  readonly slugs: readonly string[];
+}
+
+/** The site's pages for its sitemap: the catalog's HTML pages (from the paths of its documents), then every profile. */
+export function sitemapPages(documentPaths: Iterable<string>, index: { readonly slugs: readonly string[] }): SitemapPages {
+  const catalog = [...documentPaths]
+    .filter((path) => path.endsWith("/index.html"))
+    .map((path) => path.slice(0, -"/index.html".length) || "/");
+  return { catalog, slugs: index.slugs };
+}
+
+function total(pages: SitemapPages): number {
+  return pages.catalog.length + pages.slugs.length;
+}
+
+/** How many files the index lists; 0 when sitemap.xml holds every URL itself. */
+export function sitemapPartCount(pages: SitemapPages): number {
+  return total(pages) <= SITEMAP_MAX_URLS ? 0 : Math.ceil(total(pages) / SITEMAP_MAX_URLS);
+}
+
+function urlset(baseUrl: string, pages: SitemapPages, from: number, to: number): string {
+  const lines: string[] = [];
+  for (let i = from; i < to; i += 1) {
+    const path = i < pages.catalog.length ? pages.catalog[i] : businessPagePath(pages.slugs[i - pages.catalog.length] ?? "");
+    lines.push(`  <url><loc>${escapeXml(baseUrl + path)}</loc></url>`);
+  }
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${lines.join("\n")}\n</urlset>\n`;
+}
+
+/** /sitemap.xml: every URL, or the index of the parts. */
+export function sitemapXml(baseUrl: string, pages: SitemapPages): string {
+  const parts = sitemapPartCount(pages);
+  if (parts === 0) return urlset(baseUrl, pages, 0, total(pages));
+  const entries = Array.from({ length: parts }, (_, i) => `  <sitemap><loc>${escapeXml(baseUrl + sitemapPartPath(i + 1))}</loc></sitemap>`);
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${entries.join("\n")}\n</sitemapindex>\n`;
+}
+
+/** Part `n` (1-based) of the index, or undefined when there is no such part. */
+export function sitemapPartXml(baseUrl: string, pages: SitemapPages, n: number): string | undefined {
+  if (!Number.isInteger(n) || n < 1 || n > sitemapPartCount(pages)) return undefined;
+  return urlset(baseUrl, pages, (n - 1) * SITEMAP_MAX_URLS, Math.min(n * SITEMAP_MAX_URLS, total(pages)));
 }
 
 export function robotsTxt(baseUrl: string): string {

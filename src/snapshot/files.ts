@@ -1,24 +1,46 @@
 import { join } from "node:path";
+import { BULK_JSON_PATH, BULK_NDJSON_PATH } from "../contract.ts";
 
 /** Where each part of a snapshot lives inside `dist/`, for the build that writes it and the server that reads it. */
 export const SNAPSHOT_FILES = {
   manifest: "data/manifest.json",
+  site: "data/site.json",
   offerings: "data/offerings.json",
   offeringsIndex: "data/offerings-index.json",
-  businesses: "data/businesses.json",
-  businessesIndex: "data/businesses-index.json",
-  site: "data/site.json",
+  /** Every approved listing as a JSON array, one listing per line (contract §3), for bulk use. */
+  businesses: BULK_JSON_PATH.slice(1),
+  /** The same listings, one JSON object per line in rank order: the bulk export, and what the server reads. */
+  businessesNdjson: BULK_NDJSON_PATH.slice(1),
+  directoryIndex: "data/directory-index.json",
+  directoryArrays: "data/directory-index.bin",
   openapi: "openapi.json",
 } as const;
 
 export type SnapshotFile = keyof typeof SNAPSHOT_FILES;
+
+/** The files the server reads besides the manifest, each checked against its size and digest. */
+export const VERIFIED_FILES = [
+  "site",
+  "offerings",
+  "offeringsIndex",
+  "businessesNdjson",
+  "directoryIndex",
+  "directoryArrays",
+  "openapi",
+] as const satisfies readonly SnapshotFile[];
 
 export function snapshotPath(distDir: string, file: SnapshotFile): string {
   return join(distDir, SNAPSHOT_FILES[file]);
 }
 
 /** Bump when the layout or meaning of snapshot files changes, so an old `dist/` is refused. */
-export const SNAPSHOT_FORMAT_VERSION = 1;
+export const SNAPSHOT_FORMAT_VERSION = 2;
+
+export interface FileDigest {
+  readonly bytes: number;
+  /** SHA-256 of the file, hex. */
+  readonly sha256: string;
+}
 
 export interface Manifest {
   formatVersion: number;
@@ -28,9 +50,12 @@ export interface Manifest {
   builtAt: string;
   baseUrl: string;
   counts: { offerings: number; businesses: number };
+  /** Size and digest of every file the server reads, by SNAPSHOT_FILES name: a damaged or mixed snapshot is refused. */
+  files: Record<(typeof VERIFIED_FILES)[number], FileDigest>;
   /**
-   * URL paths of the documents written beside the data (Markdown pages, llms.txt, ...), each
-   * stored in `dist/` at its own path so a static host serves it as it is.
+   * URL paths of the documents the server keeps in memory (llms.txt, guides, the homepage, ...),
+   * each stored in `dist/` at its own path. Listing pages and lists are not among them: the
+   * server renders those from the listings, and a static host serves the build's copies.
    */
   pages: string[];
 }

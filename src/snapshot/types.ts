@@ -1,9 +1,10 @@
 import type MiniSearch from "minisearch";
-import type { PublicBusiness } from "../schemas/business.ts";
+import type SearchableMap from "minisearch/SearchableMap";
 import type { SiteInfo } from "../schemas/content.ts";
 import type { Offering } from "../schemas/offering.ts";
+import type { DirectoryIndex } from "./directory-index.ts";
 import type { Manifest } from "./files.ts";
-import type { BusinessIndexDocument, OfferingIndexDocument } from "./search-index.ts";
+import type { OfferingIndexDocument } from "./search-index.ts";
 
 /** The offerings catalog, in catalog order, with its search index. */
 export interface Catalog {
@@ -11,13 +12,21 @@ export interface Catalog {
   readonly index: MiniSearch<OfferingIndexDocument>;
 }
 
-/** Approved public listings in directory order (contract §4), with lookups and search index. */
+/**
+ * Approved public listings in directory order (contract §4), held as their JSON bytes and an
+ * index: a listing is parsed only when a page needs its fields.
+ */
 export interface Directory {
-  readonly businesses: readonly PublicBusiness[];
-  readonly byIdentifier: ReadonlyMap<string, PublicBusiness>;
-  /** Folded `city\nregion\npostalCode` per business, for location substring matching. */
-  readonly locationKeys: readonly string[];
-  readonly index: MiniSearch<BusinessIndexDocument>;
+  readonly index: DirectoryIndex;
+  /** businesses.ndjson as read: listing `rank` is bytes lineStarts[rank] .. lineStarts[rank + 1] - 1 (its newline excluded). */
+  readonly listings: Buffer;
+  readonly lineStarts: Uint32Array;
+  /** Rank by slug and by lower-case id. */
+  readonly byIdentifier: ReadonlyMap<string, number>;
+  /** Term index by term: the prefix lookup of q's words. */
+  readonly terms: SearchableMap<number>;
+  /** Index in `index.countries` by country code. */
+  readonly countryIndex: ReadonlyMap<string, number>;
 }
 
 /** Everything the server answers from, loaded once per snapshot and never changed. */
@@ -32,6 +41,6 @@ export interface Snapshot {
   readonly directoryProblem: string | null;
   /** The OpenAPI document as written by the build. */
   readonly openapi: string;
-  /** Every document the build wrote beside the data, by URL path (`/llms.txt`, `/offerings/x/index.md`). */
+  /** The documents the manifest lists, by URL path (`/llms.txt`, `/offerings/x/index.md`). */
   readonly pages: ReadonlyMap<string, string>;
 }

@@ -89,19 +89,33 @@ describe("npm run build", () => {
     assert.equal(result.code, 0, result.stderr);
     assert.match(
       result.stdout.trim(),
-      /^Built .*dist-new\/ for https:\/\/directory\.example: 3 offerings, 9 approved listings \(left out: 1 pending, 1 rejected, 1 suspended\); version [0-9a-f]{16}; \d+ ms\.$/,
+      /^Built .*dist-new\/ for https:\/\/directory\.example: 3 offerings, 9 approved listings \(left out: 1 pending, 1 rejected, 1 suspended\); \d+ files; version [0-9a-f]{16}; \d+ ms\.$/,
     );
-    // Pages (Markdown, llms.txt) are listed by the manifest; every one it lists is in dist/.
+    // The documents the server keeps in memory are listed by the manifest; every one it lists is in dist/. Beside them:
+    // the data, each listing's Markdown profile, the Markdown lists by country and service, and the sitemap.
     const manifest = JSON.parse(await readFile(join(dist, "data/manifest.json"), "utf8")) as { pages: string[] };
+    const slugs = (await readFile(join(dist, "data/businesses.ndjson"), "utf8"))
+      .trimEnd()
+      .split("\n")
+      .map((line) => (JSON.parse(line) as { slug: string }).slug);
+    assert.equal(slugs.length, 9);
     const expected = [
-      "data/businesses-index.json",
       "data/businesses.json",
+      "data/businesses.ndjson",
+      "data/directory-index.bin",
+      "data/directory-index.json",
       "data/manifest.json",
       "data/offerings-index.json",
       "data/offerings.json",
       "data/site.json",
       "openapi.json",
+      "sitemap.xml",
       ...manifest.pages.map((page) => page.slice(1)),
+      ...slugs.map((slug) => `businesses/${slug}/index.md`),
+      ...["ca", "de", "fr", "gb", "ie"].map((code) => `businesses/countries/${code}/index.md`),
+      ...["electrical", "handyman", "landscaping", "locksmith", "painting-decorating", "plumbing", "roofing"].map(
+        (service) => `businesses/services/${service}/index.md`,
+      ),
     ];
     assert.deepEqual(Object.keys(await treeDigest(dist)).sort(), expected.sort());
   });

@@ -1,10 +1,12 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { readContent } from "../../build/content.ts";
 import { deriveModel } from "../../build/derive.ts";
-import { snapshotFiles, writeSnapshot } from "../../build/emit.ts";
+import { writeSnapshot } from "../../build/emit.ts";
 import { validateContent } from "../../build/validate.ts";
+import { type Manifest, SNAPSHOT_FILES, type VERIFIED_FILES } from "../../src/snapshot/files.ts";
 
 export const FIXTURES = new URL("../fixtures/", import.meta.url).pathname;
 export const SAMPLE_CONTENT = new URL("../../content/", import.meta.url).pathname;
@@ -18,9 +20,22 @@ export async function tempDir(prefix = "catalog-test-"): Promise<{ path: string;
 
 /** Builds `contentDir` into `distDir` in-process, exactly as `npm run build` does; throws on content errors. */
 export async function buildSnapshot(contentDir: string, distDir: string, baseUrl = TEST_BASE_URL): Promise<void> {
-  const validation = validateContent(await readContent(contentDir));
+  const validation = validateContent(readContent(contentDir));
   if (!validation.ok) {
     throw new Error(validation.problems.map((p) => `${p.file}: ${p.field}: ${p.message}`).join("\n"));
   }
-  await writeSnapshot(distDir, snapshotFiles(deriveModel(validation.content, baseUrl), new Date("2026-01-01T00:00:00Z")));
+  await writeSnapshot(distDir, deriveModel(validation.content, baseUrl), { builtAt: new Date("2026-01-01T00:00:00Z") });
+}
+
+/**
+ * Replaces a data file of a built snapshot and records its new size and digest in the manifest,
+ * as a build would: a snapshot that is consistent but holds bad data, to test the loader's checks.
+ */
+export async function replaceSnapshotFile(distDir: string, file: (typeof VERIFIED_FILES)[number], content: string): Promise<void> {
+  const bytes = Buffer.from(content);
+  await writeFile(join(distDir, SNAPSHOT_FILES[file]), bytes);
+  const manifestPath = join(distDir, SNAPSHOT_FILES.manifest);
+  const manifest = JSON.parse(await readFile(manifestPath, "utf8")) as Manifest;
+  manifest.files[file] = { bytes: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex") };
+  await writeFile(manifestPath, JSON.stringify(manifest));
 }

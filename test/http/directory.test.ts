@@ -1012,7 +1012,7 @@ describe("directory endpoints when the directory data is unavailable", () => {
     cleanup = temp.remove;
     const dist = join(temp.path, "dist");
     await buildSnapshot(`${FIXTURES}basic`, dist);
-    await writeFile(join(dist, "data", "businesses.json"), "{ not json");
+    await writeFile(join(dist, "data", "businesses.ndjson"), "{ not json");
     server = await startServer(dist);
     openapi = await OpenApiValidator.fetch(server.url);
   });

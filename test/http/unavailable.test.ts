@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
-import { rm, writeFile } from "node:fs/promises";
+import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { SNAPSHOT_FILES } from "../../src/snapshot/files.ts";
 import { loadSnapshot } from "../../src/snapshot/load.ts";
 import { OpenApiValidator } from "../helpers/openapi.ts";
 import { type RunningServer, startServer } from "../helpers/server.ts";
-import { buildSnapshot, FIXTURES, tempDir } from "../helpers/snapshot.ts";
+import { buildSnapshot, FIXTURES, replaceSnapshotFile, tempDir } from "../helpers/snapshot.ts";
 
 const UNAVAILABLE = {
   error: {
@@ -16,17 +16,50 @@ const UNAVAILABLE = {
   },
 };
 
-/** Ways the directory data can be broken in a built snapshot. */
-const DAMAGE: Record<string, (dist: string) => Promise<void>> = {
-  "businesses.json is missing": (dist) => rm(join(dist, SNAPSHOT_FILES.businesses)),
-  "businesses.json is not JSON": (dist) => writeFile(join(dist, SNAPSHOT_FILES.businesses), "{ truncated"),
-  "a listing has a field PublicBusiness does not allow": async (dist) => {
-    await writeFile(join(dist, SNAPSHOT_FILES.businesses), JSON.stringify([{ id: "x", private: { phone: "1" } }]));
-  },
-  "the search index does not match the data": (dist) => writeFile(join(dist, SNAPSHOT_FILES.businesses), "[]"),
+/** Ways the directory data can be broken in a built snapshot, and the reason the log gives for each. */
+const DAMAGE: Record<string, [apply: (dist: string) => Promise<void>, problem: RegExp]> = {
+  "businesses.ndjson is missing": [
+    (dist) => rm(join(dist, SNAPSHOT_FILES.businessesNdjson)),
+    /businesses\.ndjson is missing or unreadable/,
+  ],
+  "businesses.ndjson is not the file the manifest describes": [
+    (dist) => writeFile(join(dist, SNAPSHOT_FILES.businessesNdjson), "{ truncated"),
+    /data\/businesses\.ndjson is not the file the manifest describes/,
+  ],
+  "a listing is not JSON, though the manifest agrees": [
+    async (dist) => {
+      const lines = (await readFile(join(dist, SNAPSHOT_FILES.businessesNdjson), "utf8")).split("\n");
+      lines[0] = "{ truncated";
+      await replaceSnapshotFile(dist, "businessesNdjson", lines.join("\n"));
+    },
+    /listing 1 of businesses\.ndjson is not valid JSON/,
+  ],
+  "a listing has a field PublicBusiness does not allow, though the manifest agrees": [
+    async (dist) => {
+      const lines = (await readFile(join(dist, SNAPSHOT_FILES.businessesNdjson), "utf8")).split("\n");
+      lines[0] = JSON.stringify({ ...(JSON.parse(lines[0] ?? "") as object), private: { phone: "1" } });
+      await replaceSnapshotFile(dist, "businessesNdjson", lines.join("\n"));
+    },
+    /listing 1 of businesses\.ndjson does not match the PublicBusiness schema \(data must NOT have additional properties\)/,
+  ],
+  "the listings are not the ones the index ranks, though the manifest agrees": [
+    async (dist) => {
+      const lines = (await readFile(join(dist, SNAPSHOT_FILES.businessesNdjson), "utf8")).split("\n");
+      await replaceSnapshotFile(dist, "businessesNdjson", [lines[1], lines[0], ...lines.slice(2)].join("\n"));
+    },
+    /listing 1 of businesses\.ndjson is not the listing the index ranks there/,
+  ],
+  "the listings are fewer than the index says, though the manifest agrees": [
+    (dist) => replaceSnapshotFile(dist, "businessesNdjson", ""),
+    /businesses\.ndjson holds 0 listings, the index 9/,
+  ],
+  "the directory index is damaged, though the manifest agrees": [
+    (dist) => replaceSnapshotFile(dist, "directoryArrays", "\u0000\u0001"),
+    /the directory index is not valid: the binary file holds 2 bytes/,
+  ],
 };
 
-for (const [damage, apply] of Object.entries(DAMAGE)) {
+for (const [damage, [apply, problem]] of Object.entries(DAMAGE)) {
   describe(`when ${damage}`, () => {
     let server: RunningServer;
     let cleanup: () => Promise<void>;
@@ -54,6 +87,10 @@ for (const [damage, apply] of Object.entries(DAMAGE)) {
         assert.deepEqual(body, UNAVAILABLE);
       });
     }
+
+    test("the loader says why the directory is unavailable", () => {
+      assert.match(server.service.current().directoryProblem ?? "", problem);
+    });
 
     test("an invalid directory request is still a 400, not a 503", async () => {
       const response = await fetch(`${server.url}/api/directory?limit=99`);

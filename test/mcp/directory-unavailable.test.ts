@@ -11,7 +11,7 @@ let server: McpTestServer;
 let client: Client;
 
 before(async () => {
-  server = await startMcpServer({ prepare: (distDir) => rm(join(distDir, SNAPSHOT_FILES.businesses)) });
+  server = await startMcpServer({ prepare: (distDir) => rm(join(distDir, SNAPSHOT_FILES.businessesNdjson)) });
   ({ client } = await connectClient(server, "2025-11-25"));
 });
 after(async () => {

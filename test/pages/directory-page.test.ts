@@ -132,7 +132,7 @@ describe("when the directory data is unavailable", () => {
     const dist = await tempDir();
     remove = dist.remove;
     await buildSnapshot(`${FIXTURES}pages-hostile`, `${dist.path}/dist`);
-    await rm(`${dist.path}/dist/data/businesses.json`);
+    await rm(`${dist.path}/dist/data/businesses.ndjson`);
     broken = await startServer(`${dist.path}/dist`);
   });
   after(async () => {

@@ -46,11 +46,19 @@ test("a static host serves llms.txt and every guide it links to as Markdown", as
   }
 });
 
-test("a static host serves the directory overview and every Markdown profile it links to", async () => {
+test("a static host serves the directory overview, its lists by country and service, and every Markdown profile they link to", async () => {
   const overview = await fetch(`${url}/businesses/index.md`);
   assert.equal(overview.status, 200);
-  const profiles = markdownLinks(await overview.text()).filter((link) => /\/businesses\/[^/]+\/index\.md$/.test(link));
-  assert.ok(profiles.length > 0);
+  const lists = markdownLinks(await overview.text()).filter((link) => /\/businesses\/(countries|services)\/[^/]+\/index\.md$/.test(link));
+  // The sample content: 7 countries and 27 services.
+  assert.equal(lists.length, 7 + 27);
+  const profiles = new Set<string>();
+  for (const link of lists) {
+    const list = await fetch(local(link));
+    assert.equal(list.status, 200, link);
+    for (const profile of markdownLinks(await list.text())) if (/\/businesses\/[^/]+\/index\.md$/.test(profile)) profiles.add(profile);
+  }
+  assert.equal(profiles.size, 303);
   for (const link of profiles) {
     const profile = await fetch(local(link));
     assert.equal(profile.status, 200, link);
