@@ -23,21 +23,33 @@ export interface RankedPage {
   readonly nextOffset: number | null;
 }
 
-/** The search's words as the index holds them: folded, empty ones (only combining marks) dropped. */
-function queryTerms(q: string): { typed: number; terms: string[] } {
-  const typed = words(q);
-  return { typed: typed.length, terms: [...new Set(typed.map(fold).filter((term) => term !== ""))] };
+/** A search as the index reads it: q's words folded (empty ones dropped), location folded and trimmed, country upper case. */
+export interface NormalizedSearch {
+  /** How many words q has before folding: words that fold to nothing still make q non-empty. */
+  readonly typed: number;
+  readonly terms: readonly string[];
+  readonly location: string;
+  readonly country: string;
+  readonly limit: number;
+  readonly offset: number;
+}
+
+export function normalizeSearch(search: DirectorySearch): NormalizedSearch {
+  const typed = words(search.q ?? "");
+  const terms = [...new Set(typed.map(fold).filter((term) => term !== ""))].sort();
+  return {
+    typed: typed.length,
+    terms,
+    location: fold(search.location ?? "").trim(),
+    country: (search.country ?? "").toUpperCase(),
+    limit: search.limit,
+    offset: search.offset,
+  };
 }
 
 /** The search reduced to what decides its result; equal keys give equal pages. */
-export function directorySearchKey(search: DirectorySearch): string {
-  return JSON.stringify([
-    words(search.q ?? "").map(fold),
-    fold(search.location ?? "").trim(),
-    (search.country ?? "").toUpperCase(),
-    search.limit,
-    search.offset,
-  ]);
+export function directorySearchKey(search: NormalizedSearch): string {
+  return `${search.typed > 0 ? 1 : 0}|${search.terms.join(" ")}|${search.location}|${search.country}|${search.limit}|${search.offset}`;
 }
 
 function postingsAt(postings: Postings, entry: number): Uint32Array {
@@ -48,6 +60,8 @@ function postingsAt(postings: Postings, entry: number): Uint32Array {
 interface SetCaches {
   prefixes: LRUCache<string, RankSet>;
   locations: LRUCache<string, RankSet>;
+  /** One set per country, made on first use (so its bitmap is made once too). */
+  countries: Map<string, RankSet>;
 }
 
 /** The memory each kind of cached rank set may take, in bytes. */
@@ -62,7 +76,7 @@ function cachesOf(directory: Directory): SetCaches {
   let found = caches.get(directory);
   if (found === undefined) {
     const options = { maxSize: SET_CACHE_BYTES, sizeCalculation: setBytes };
-    found = { prefixes: new LRUCache(options), locations: new LRUCache(options) };
+    found = { prefixes: new LRUCache(options), locations: new LRUCache(options), countries: new Map() };
     caches.set(directory, found);
   }
   return found;
@@ -77,6 +91,19 @@ function prefixSet(directory: Directory, term: string): RankSet {
     for (const entry of directory.terms.atPrefix(term).values()) lists.push(postingsAt(directory.index.termPostings, entry));
     set = unionOf(lists, directory.index.count);
     prefixes.set(term, set);
+  }
+  return set;
+}
+
+/** Listings in the country with this (upper-case) code. */
+function countrySet(directory: Directory, code: string): RankSet {
+  const { countries } = cachesOf(directory);
+  let set = countries.get(code);
+  if (set === undefined) {
+    const entry = directory.countryIndex.get(code);
+    if (entry === undefined) return EMPTY;
+    set = { kind: "sorted", ranks: postingsAt(directory.index.countryPostings, entry) };
+    countries.set(code, set);
   }
   return set;
 }
@@ -112,21 +139,14 @@ function locationSet(directory: Directory, text: string): RankSet {
  * location is a substring of city, region or postal code, country an exact code. Each condition
  * is a set of ranks; the page walks their intersection in rank (name) order.
  */
-export function searchDirectory(directory: Directory, search: DirectorySearch): RankedPage {
-  const { limit, offset } = search;
+export function searchDirectory(directory: Directory, search: NormalizedSearch): RankedPage {
+  const { limit, offset, typed, terms, country, location } = search;
   const empty = (): RankedPage => ({ ranks: [], limit, offset, nextOffset: null });
   const sets: RankSet[] = [];
 
-  const { typed, terms } = queryTerms(search.q ?? "");
   if (typed > 0 && terms.length === 0) return empty();
   for (const term of terms) sets.push(prefixSet(directory, term));
-
-  const country = (search.country ?? "").toUpperCase();
-  if (country !== "") {
-    const entry = directory.countryIndex.get(country);
-    sets.push(entry === undefined ? EMPTY : { kind: "sorted", ranks: postingsAt(directory.index.countryPostings, entry) });
-  }
-  const location = fold(search.location ?? "").trim();
+  if (country !== "") sets.push(countrySet(directory, country));
   if (location !== "") sets.push(locationSet(directory, location));
 
   if (sets.some((set) => sizeOf(set) === 0)) return empty();

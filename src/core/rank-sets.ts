@@ -15,37 +15,34 @@ export function sizeOf(set: RankSet): number {
   return set.kind === "sorted" ? set.ranks.length : set.size;
 }
 
-/** Whether `rank` is in `set` (binary search, or one bit). */
-export function has(set: RankSet, rank: number): boolean {
-  if (set.kind === "bits") return ((set.bits[rank >>> 5] ?? 0) & (1 << (rank & 31))) !== 0;
-  const { ranks } = set;
-  let low = 0;
-  let high = ranks.length - 1;
-  while (low <= high) {
-    const middle = (low + high) >>> 1;
-    const value = ranks[middle] ?? 0;
-    if (value === rank) return true;
-    if (value < rank) low = middle + 1;
-    else high = middle - 1;
+/** Bitmaps of sorted sets, made on first use: sets are kept (per term, country, location) and reused. */
+const bitmaps = new WeakMap<RankSet, Uint32Array>();
+/** Summaries of bitmaps: bit w is set when word w of the bitmap is not zero. */
+const summaries = new WeakMap<Uint32Array, Uint32Array>();
+
+/** Which words of `bits` hold any rank, one bit a word: an intersection skips the regions a set leaves empty. */
+function summaryOf(bits: Uint32Array): Uint32Array {
+  let summary = summaries.get(bits);
+  if (summary === undefined) {
+    summary = new Uint32Array((bits.length + 31) >>> 5);
+    for (let word = 0; word < bits.length; word += 1) {
+      if ((bits[word] ?? 0) !== 0) summary[word >>> 5] = (summary[word >>> 5] ?? 0) | (1 << (word & 31));
+    }
+    summaries.set(bits, summary);
   }
-  return false;
+  return summary;
 }
 
-/** Calls `visit` for each rank of `set` in ascending order until it returns false. */
-export function forEachRank(set: RankSet, visit: (rank: number) => boolean): void {
-  if (set.kind === "sorted") {
-    for (const rank of set.ranks) if (!visit(rank)) return;
-    return;
+/** The set as a bitmap over `count` ranks (32 per word). */
+export function bitsOf(set: RankSet, count: number): Uint32Array {
+  if (set.kind === "bits") return set.bits;
+  let bits = bitmaps.get(set);
+  if (bits === undefined) {
+    bits = new Uint32Array((count + 31) >>> 5);
+    for (const rank of set.ranks) bits[rank >>> 5] = (bits[rank >>> 5] ?? 0) | (1 << (rank & 31));
+    bitmaps.set(set, bits);
   }
-  const { bits } = set;
-  for (let word = 0; word < bits.length; word += 1) {
-    let value = bits[word] ?? 0;
-    while (value !== 0) {
-      const low = value & -value;
-      if (!visit(word * 32 + (31 - Math.clz32(low)))) return;
-      value ^= low;
-    }
-  }
+  return bits;
 }
 
 /**
@@ -72,18 +69,18 @@ export function unionOf(lists: readonly Uint32Array[], count: number): RankSet {
     return { kind: "sorted", ranks: merged.subarray(0, unique) };
   }
   const bits = new Uint32Array((count + 31) >>> 5);
-  let size = 0;
   for (const list of nonEmpty) {
-    for (const rank of list) {
-      const word = rank >>> 5;
-      const bit = 1 << (rank & 31);
-      if (((bits[word] ?? 0) & bit) === 0) {
-        bits[word] = (bits[word] ?? 0) | bit;
-        size += 1;
-      }
-    }
+    for (const rank of list) bits[rank >>> 5] = (bits[rank >>> 5] ?? 0) | (1 << (rank & 31));
   }
+  let size = 0;
+  for (const word of bits) size += popcount(word);
   return { kind: "bits", bits, size };
+}
+
+function popcount(word: number): number {
+  let value = word - ((word >>> 1) & 0x55555555);
+  value = (value & 0x33333333) + ((value >>> 2) & 0x33333333);
+  return (((value + (value >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 }
 
 /** A page of the intersection of `sets` (every listing when there are none). */
@@ -95,30 +92,66 @@ export interface RankPage {
 }
 
 /**
- * Walks the smallest set upward and keeps the ranks every other set holds, stopping one match
- * past the page: the cost follows the smallest set and the page's end, not the directory's size.
+ * Pages through the intersection of `sets` in rank order, stopping one match past the page.
+ * A small smallest set is walked, its ranks looked up in the others' bitmaps; otherwise the
+ * bitmaps are ANDed 32 ranks at a time. Either way the cost follows the smallest set or the
+ * page's end, never the scoring or sorting of every match.
  */
 export function pageOfIntersection(sets: readonly RankSet[], count: number, offset: number, limit: number): RankPage {
   const end = offset + limit;
+  const ranks: number[] = [];
   if (sets.length === 0) {
-    const ranks: number[] = [];
     for (let rank = offset; rank < Math.min(end, count); rank += 1) ranks.push(rank);
     return { ranks, more: count > end };
   }
   const ordered = [...sets].sort((a, b) => sizeOf(a) - sizeOf(b));
-  const [driver, ...others] = ordered as [RankSet, ...RankSet[]];
-  const ranks: number[] = [];
+  const driver = ordered[0] as RankSet;
+  const others = ordered.slice(1).map((set) => bitsOf(set, count));
   let matches = 0;
-  let more = false;
-  forEachRank(driver, (rank) => {
-    for (const other of others) if (!has(other, rank)) return true;
+  // Counts a match; false once the match past the page has been found.
+  const keep = (rank: number): boolean => {
     matches += 1;
-    if (matches > end) {
-      more = true;
-      return false;
-    }
+    if (matches > end) return false;
     if (matches > offset) ranks.push(rank);
     return true;
-  });
-  return { ranks, more };
+  };
+
+  if (driver.kind === "sorted" && driver.ranks.length * 32 < count) {
+    outer: for (const rank of driver.ranks) {
+      const word = rank >>> 5;
+      const bit = 1 << (rank & 31);
+      for (const bits of others) if (((bits[word] ?? 0) & bit) === 0) continue outer;
+      if (!keep(rank)) return { ranks, more: true };
+    }
+    return { ranks, more: false };
+  }
+
+  // Otherwise the bitmaps are ANDed, visiting only the words every set's summary marks as not empty.
+  const all = [bitsOf(driver, count), ...others];
+  const marks = all.map(summaryOf);
+  const summaryWords = marks[0]?.length ?? 0;
+  for (let block = 0; block < summaryWords; block += 1) {
+    let candidates = marks[0]?.[block] ?? 0;
+    for (let i = 1; candidates !== 0 && i < marks.length; i += 1) candidates &= marks[i]?.[block] ?? 0;
+    while (candidates !== 0) {
+      const lowest = candidates & -candidates;
+      candidates ^= lowest;
+      const word = block * 32 + (31 - Math.clz32(lowest));
+      let value = all[0]?.[word] ?? 0;
+      for (let i = 1; value !== 0 && i < all.length; i += 1) value &= all[i]?.[word] ?? 0;
+      if (value === 0) continue;
+      // Words wholly before the page are counted, not walked: a deep offset costs a popcount a word.
+      const inWord = popcount(value);
+      if (matches + inWord <= offset) {
+        matches += inWord;
+        continue;
+      }
+      while (value !== 0) {
+        const low = value & -value;
+        if (!keep(word * 32 + (31 - Math.clz32(low)))) return { ranks, more: true };
+        value ^= low;
+      }
+    }
+  }
+  return { ranks, more: false };
 }

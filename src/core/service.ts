@@ -7,7 +7,7 @@ import type { DirectoryPage, OfferingList } from "../schemas/responses.ts";
 import type { Directory, Snapshot } from "../snapshot/types.ts";
 import { Answer, answer, answerSize } from "./answer.ts";
 import { searchOfferings } from "./catalog.ts";
-import { directorySearchKey, findBusiness, listingJson, type RankedPage, searchDirectory } from "./directory.ts";
+import { directorySearchKey, findBusiness, listingJson, normalizeSearch, type RankedPage, searchDirectory } from "./directory.ts";
 import { businessNotFound, directoryUnavailable, offeringNotFound } from "./errors.ts";
 
 export interface ServiceOptions {
@@ -34,18 +34,25 @@ function fingerprint(text: string): string {
   return (hash >>> 0).toString(36);
 }
 
-const ITEMS_START = Buffer.from('{"items":[');
-const COMMA = Buffer.from(",");
+const ITEMS_START = '{"items":[';
 
-/** A directory page's body: the listings' JSON as the snapshot holds it, joined; nothing is serialised again. */
+/**
+ * A directory page's body: the listings' JSON as the snapshot holds it, copied once into one
+ * buffer between the page's opening and its closing fields; nothing is serialised again.
+ */
 function pageBody(directory: Directory, page: RankedPage): Buffer {
-  const parts: Buffer[] = [ITEMS_START];
+  const { listings, lineStarts } = directory;
+  const end = `],"limit":${page.limit},"offset":${page.offset},"nextOffset":${page.nextOffset}}`;
+  let length = ITEMS_START.length + end.length + Math.max(0, page.ranks.length - 1);
+  for (const rank of page.ranks) length += (lineStarts[rank + 1] ?? 1) - 1 - (lineStarts[rank] ?? 0);
+  const body = Buffer.allocUnsafe(length);
+  let at = body.write(ITEMS_START, 0, "latin1");
   for (const [i, rank] of page.ranks.entries()) {
-    if (i > 0) parts.push(COMMA);
-    parts.push(listingJson(directory, rank));
+    if (i > 0) at = body.writeUInt8(0x2c, at);
+    at += listings.copy(body, at, lineStarts[rank] ?? 0, (lineStarts[rank + 1] ?? 1) - 1);
   }
-  parts.push(Buffer.from(`],"limit":${page.limit},"offset":${page.offset},"nextOffset":${page.nextOffset}}`));
-  return Buffer.concat(parts);
+  body.write(end, at, "latin1");
+  return body;
 }
 
 /** The answers that depend only on the snapshot, made once for it. */
@@ -120,13 +127,13 @@ export class CatalogService {
 
   searchBusinesses(query: DirectorySearchQuery): Answer<DirectoryPage> {
     const directory = this.directory();
-    const search = {
+    const search = normalizeSearch({
       q: query.q,
       location: query.location,
       country: query.country,
       limit: query.limit ?? DIRECTORY_DEFAULT_LIMIT,
       offset: query.offset ?? 0,
-    };
+    });
     const key = directorySearchKey(search);
     return this.#cached(`directory:${key}`, () => {
       // The same snapshot and the same search always give the same bytes: the tag needs no hashing of the body.

@@ -81,14 +81,21 @@ declare module "fastify" {
  * `W/` tags all count) to answer 304.
  */
 export function registerCaching(app: FastifyInstance): void {
-  app.addHook("onSend", async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+  // A callback, not an async function: this runs on every response, and a promise per hook costs.
+  app.addHook("onSend", (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void) => {
     if (reply.statusCode >= 400) {
       reply.header("cache-control", CACHE_CONTROL_ERROR);
-      return payload;
+      done(null, payload);
+      return;
     }
-    if (reply.statusCode !== 200 || request.routeOptions.config.cacheable !== true) return payload;
-    if (typeof payload !== "string" && !Buffer.isBuffer(payload)) return payload;
-
+    if (
+      reply.statusCode !== 200 ||
+      request.routeOptions.config.cacheable !== true ||
+      (typeof payload !== "string" && !Buffer.isBuffer(payload))
+    ) {
+      done(null, payload);
+      return;
+    }
     // Answers and documents made once per snapshot carry their tag already; a page rendered
     // for this request is hashed here.
     const preset = reply.getHeader("etag");
@@ -96,10 +103,12 @@ export function registerCaching(app: FastifyInstance): void {
     reply.header("cache-control", CACHE_CONTROL_SUCCESS);
     reply.header("etag", tag);
     // Only If-None-Match decides: a request's own Cache-Control speaks to caches, not to us.
-    if (!matchesIfNoneMatch(request, tag)) return payload;
-
+    if (!matchesIfNoneMatch(request, tag)) {
+      done(null, payload);
+      return;
+    }
     reply.code(304);
     // HEAD keeps the payload so fastify reports the 200's Content-Length, as RFC 9110 allows.
-    return request.method === "HEAD" ? payload : null;
+    done(null, request.method === "HEAD" ? payload : null);
   });
 }
