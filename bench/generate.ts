@@ -22,7 +22,7 @@ export function random(seed: number): () => number {
   };
 }
 
-const SERVICES: readonly (readonly [service: string, category: string, noun: string, jobs: readonly string[]])[] = [
+export const SERVICES: readonly (readonly [service: string, category: string, noun: string, jobs: readonly string[]])[] = [
   ["Plumbing", "Repairs & maintenance", "plumber", ["leaking taps", "burst pipes", "toilet repairs", "outside taps"]],
   ["Roofing", "Building & structural", "roofer", ["slipped tiles", "flat roof replacement", "lead flashing", "guttering"]],
   ["Electrical", "Electrical & energy", "electrician", ["rewiring", "fuse board upgrades", "EV chargers", "safety checks"]],
@@ -64,7 +64,7 @@ const eircode = (area: string) => (next: () => number) => `${area} ${letter(next
 const canadian = (area: string) => (next: () => number) =>
   `${area}${digit(next)}${letter(next)} ${digit(next)}${letter(next)}${digit(next)}`;
 
-const PLACES: readonly Place[] = [
+export const PLACES: readonly Place[] = [
   ["London", "Greater London", "GB", ukPostcode("SW")],
   ["London", "Greater London", "GB", ukPostcode("N")],
   ["Manchester", "Greater Manchester", "GB", ukPostcode("M")],
@@ -101,7 +101,7 @@ const PLACES: readonly Place[] = [
   ["Wellington", "Wellington", "NZ", numeric("60", 2)],
 ];
 
-const SURNAMES = [
+export const SURNAMES = [
   "Smith",
   "Jones",
   "Taylor",
@@ -160,7 +160,7 @@ const SURNAMES = [
   "Jarvis",
   "Kerr",
 ];
-const FIRST_NAMES = [
+export const FIRST_NAMES = [
   "Alex",
   "Sam",
   "Jo",
@@ -178,7 +178,7 @@ const FIRST_NAMES = [
   "Kai",
   "Aroha",
 ];
-const ADJECTIVES = [
+export const ADJECTIVES = [
   "Reliable",
   "Premier",
   "Local",

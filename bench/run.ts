@@ -1,0 +1,295 @@
+/**
+ * `npm run bench`: for each directory size, generates content (bench/generate.ts), builds it,
+ * checks it, starts the real server (src/server.ts) in its own process, and drives each scenario
+ * with autocannon from another process (bench/load.ts) for a fixed time; a bare fastify route
+ * (bench/baseline.ts) is measured in the same run as the yardstick. Prints one table and writes it
+ * to bench/results.json. Everything listens on 127.0.0.1 and every load test stops by itself.
+ *
+ *   npm run bench                      sizes 1,000, 10,000 and 100,000
+ *   npm run bench -- --million         and 1,000,000
+ *   npm run bench -- --sizes 1000 --seconds 3
+ *
+ * BENCH_DIR (default: the system's temporary folder) keeps the generated content between runs.
+ */
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { cpus, tmpdir, totalmem } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { setTimeout as sleep } from "node:timers/promises";
+import { parseArgs, promisify } from "node:util";
+import { freePort } from "../test/helpers/ports.ts";
+import { generateContent, random } from "./generate.ts";
+import type { LoadResult, LoadSpec } from "./load.ts";
+import { directoryQueries, queryString } from "./queries.ts";
+
+const run = promisify(execFile);
+const ROOT = new URL("..", import.meta.url).pathname;
+const MiB = 2 ** 20;
+
+const { values } = parseArgs({
+  options: {
+    sizes: { type: "string" },
+    million: { type: "boolean", default: false },
+    seconds: { type: "string", default: "8" },
+    connections: { type: "string", default: "50" },
+    out: { type: "string", default: join(ROOT, "bench", "results.json") },
+  },
+});
+const sizes =
+  values.sizes !== undefined ? values.sizes.split(",").map(Number) : [1_000, 10_000, 100_000, ...(values.million ? [1_000_000] : [])];
+const SECONDS = Number(values.seconds);
+const CONNECTIONS = Number(values.connections);
+const WORK = join(process.env.BENCH_DIR ?? tmpdir(), "catalog-bench");
+
+interface Row {
+  readonly scenario: string;
+  readonly result: LoadResult;
+}
+
+interface SizeResult {
+  readonly listings: number;
+  readonly approved: number;
+  readonly buildSeconds: number;
+  readonly buildPeakMiB: number;
+  readonly checkSeconds: number;
+  readonly distMiB: number;
+  readonly readySeconds: number;
+  readonly rssAfterLoadMiB: number;
+  readonly rows: Row[];
+}
+
+/** Runs `node --import tsx <script>` to the end; its wall time and output. */
+async function timed(script: string, args: string[], env: Record<string, string>): Promise<{ seconds: number; stdout: string }> {
+  const started = performance.now();
+  const { stdout } = await run(process.execPath, ["--import", "tsx", script, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    maxBuffer: 64 * MiB,
+  });
+  return { seconds: (performance.now() - started) / 1000, stdout };
+}
+
+async function rssMiB(pid: number | undefined): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, "utf8").catch(() => "");
+  return Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1] ?? Number.NaN) / 1024;
+}
+
+/** Starts a server process and waits for `probe` to answer 200; the time that took. */
+async function start(args: string[], env: Record<string, string>, probe: string): Promise<{ child: ChildProcess; seconds: number }> {
+  const started = performance.now();
+  const child = spawn(process.execPath, ["--import", "tsx", ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  for (let attempt = 0; attempt < 6000; attempt += 1) {
+    if (child.exitCode !== null) throw new Error(`${args.join(" ")} exited with code ${child.exitCode}`);
+    try {
+      const response = await fetch(probe);
+      await response.arrayBuffer();
+      if (response.ok) return { child, seconds: (performance.now() - started) / 1000 };
+    } catch {
+      // not listening yet
+    }
+    await sleep(10);
+  }
+  child.kill("SIGKILL");
+  throw new Error(`${args.join(" ")} did not answer within 60 s`);
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGTERM");
+  await Promise.race([exited, sleep(15_000).then(() => child.kill("SIGKILL"))]);
+}
+
+/** One scenario: autocannon in its own process for SECONDS. */
+async function load(name: string, spec: Omit<LoadSpec, "connections" | "seconds">): Promise<Row> {
+  const file = join(WORK, "load-spec.json");
+  await writeFile(file, JSON.stringify({ ...spec, connections: CONNECTIONS, seconds: SECONDS }));
+  const { stdout } = await timed("bench/load.ts", [file], {});
+  const result = JSON.parse(stdout.trim().split("\n").at(-1) ?? "{}") as LoadResult;
+  console.log(
+    `    ${name.padEnd(40)} ${Math.round(result.perSecond).toString().padStart(7)} req/s  p50 ${result.p50} ms  p99 ${result.p99} ms`,
+  );
+  return { scenario: name, result };
+}
+
+/** A seeded sample of `count` listing slugs of a built snapshot. */
+async function sampleSlugs(dist: string, count: number): Promise<string[]> {
+  const header = JSON.parse(await readFile(join(dist, "data", "directory-index.json"), "utf8")) as { slugs: string[] };
+  const next = random(11);
+  return Array.from({ length: Math.min(count, header.slugs.length) }, () => header.slugs[Math.floor(next() * header.slugs.length)] ?? "");
+}
+
+async function measureSize(listings: number): Promise<SizeResult> {
+  console.log(`\n${listings.toLocaleString("en")} listings`);
+  const content = join(WORK, `content-${listings}`);
+  const dist = join(WORK, `dist-${listings}`);
+  const marker = join(content, ".generated");
+  if (!existsSync(marker)) {
+    const started = performance.now();
+    await generateContent(content, listings);
+    await writeFile(marker, String(listings));
+    console.log(`  generated in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  }
+  const port = await freePort();
+  const baseUrl = `http://localhost:${port}`;
+  const env = { CONTENT_DIR: content, DIST_DIR: dist, BASE_URL: baseUrl };
+
+  await rm(dist, { recursive: true, force: true });
+  const build = await timed("build/cli.ts", ["--verbose"], env);
+  const buildPeakMiB = Math.max(...[...build.stdout.matchAll(/peak (\d+) MiB/g)].map((match) => Number(match[1])));
+  const approved = Number(/(\d+) approved listings/.exec(build.stdout)?.[1] ?? 0);
+  const check = await timed("build/cli.ts", ["--check"], env);
+  const distMiB = Number((await run("du", ["-sk", dist])).stdout.split("\t")[0]) / 1024;
+  console.log(
+    `  build ${build.seconds.toFixed(1)} s (peak ${buildPeakMiB} MiB), check ${check.seconds.toFixed(1)} s, dist/ ${distMiB.toFixed(0)} MiB, ${approved} approved`,
+  );
+
+  const queries = directoryQueries(500);
+  const slugs = await sampleSlugs(dist, 500);
+  const host = { host: `localhost:${port}` };
+  const url = `http://127.0.0.1:${port}`;
+  const rows: Row[] = [];
+
+  let ready = { seconds: Number.NaN, rss: Number.NaN };
+  const baselinePort = await freePort();
+  const baseline = await start(["bench/baseline.ts", String(baselinePort)], {}, `http://127.0.0.1:${baselinePort}/`);
+  rows.push(
+    await load("baseline: bare fastify, constant 6 KB", {
+      url: `http://127.0.0.1:${baselinePort}`,
+      headers: {},
+      requests: [{ method: "GET", path: "/" }],
+    }),
+  );
+  await stop(baseline.child);
+
+  for (const cache of ["0", "60"]) {
+    const server = await start(
+      ["src/server.ts"],
+      { ...env, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "warn", CACHE_SECONDS: cache },
+      `${url}/api/offerings`,
+    );
+    const rss = await rssMiB(server.child.pid);
+    if (cache === "0") {
+      console.log(`  server ready in ${server.seconds.toFixed(2)} s, ${rss.toFixed(0)} MiB resident after load`);
+      rows.push(
+        await load("directory search mix, cache off", {
+          url,
+          headers: host,
+          requests: queries.map((query) => ({ method: "GET", path: `/api/directory${queryString(query)}` })),
+        }),
+      );
+      rows.push(
+        await load("read a business", {
+          url,
+          headers: host,
+          requests: slugs.map((slug) => ({ method: "GET", path: `/api/directory/${slug}` })),
+        }),
+      );
+      rows.push(
+        await load("offerings search", {
+          url,
+          headers: host,
+          requests: ["quote", "guide", "cost", "directory api", "plumb", "x"].map((q) => ({
+            method: "GET",
+            path: `/api/offerings?q=${encodeURIComponent(q)}`,
+          })),
+        }),
+      );
+      rows.push(
+        await load("HTML directory page", {
+          url,
+          headers: { ...host, accept: "text/html" },
+          requests: queries.map((query) => ({ method: "GET", path: `/businesses${queryString(query)}` })),
+        }),
+      );
+      rows.push(
+        await load("Markdown profile", {
+          url,
+          headers: host,
+          requests: slugs.map((slug) => ({ method: "GET", path: `/businesses/${slug}/index.md` })),
+        }),
+      );
+      rows.push(
+        await load("MCP tools/call search_businesses", {
+          url,
+          headers: {
+            ...host,
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+            "mcp-protocol-version": "2025-11-25",
+          },
+          requests: queries.map((query, id) => ({
+            method: "POST",
+            path: "/mcp",
+            body: JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "search_businesses", arguments: query } }),
+          })),
+        }),
+      );
+      await stop(server.child);
+      ready = { seconds: server.seconds, rss };
+    } else {
+      rows.push(
+        await load("directory search mix, cache on (60 s)", {
+          url,
+          headers: host,
+          requests: queries.map((query) => ({ method: "GET", path: `/api/directory${queryString(query)}` })),
+        }),
+      );
+      await stop(server.child);
+    }
+  }
+  return {
+    listings,
+    approved,
+    buildSeconds: build.seconds,
+    buildPeakMiB,
+    checkSeconds: check.seconds,
+    distMiB,
+    readySeconds: ready.seconds,
+    rssAfterLoadMiB: ready.rss,
+    rows,
+  };
+}
+
+function table(results: SizeResult[]): string {
+  const lines: string[] = [];
+  const ratio = (value: number, base: number) => (base > 0 ? `${(value / base).toFixed(2)}` : "-");
+  lines.push("| listings | scenario | req/s | × base | p50 ms | × base | p99 ms | × base | errors |");
+  lines.push("| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+  for (const size of results) {
+    const base = size.rows[0]?.result;
+    for (const { scenario, result } of size.rows) {
+      lines.push(
+        `| ${size.listings.toLocaleString("en")} | ${scenario} | ${Math.round(result.perSecond).toLocaleString("en")} | ${ratio(result.perSecond, base?.perSecond ?? 0)} | ${result.p50} | ${ratio(result.p50, base?.p50 ?? 0)} | ${result.p99} | ${ratio(result.p99, base?.p99 ?? 0)} | ${result.non2xx + result.errors} |`,
+      );
+    }
+  }
+  lines.push("");
+  lines.push("| listings | build s | build peak MiB | check s | dist/ MiB | ready s | RSS after load MiB |");
+  lines.push("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+  for (const size of results) {
+    lines.push(
+      `| ${size.listings.toLocaleString("en")} | ${size.buildSeconds.toFixed(1)} | ${size.buildPeakMiB} | ${size.checkSeconds.toFixed(1)} | ${size.distMiB.toFixed(0)} | ${size.readySeconds.toFixed(2)} | ${size.rssAfterLoadMiB.toFixed(0)} |`,
+    );
+  }
+  return lines.join("\n");
+}
+
+await mkdir(WORK, { recursive: true });
+const machine = `${cpus().length} × ${cpus()[0]?.model ?? "CPU"}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${process.platform}`;
+console.log(`${machine}; ${CONNECTIONS} connections, ${SECONDS} s per scenario; work folder ${WORK}`);
+const results: SizeResult[] = [];
+for (const listings of sizes) results.push(await measureSize(listings));
+const markdown = table(results);
+console.log(`\n${markdown}`);
+await writeFile(
+  values.out,
+  `${JSON.stringify({ date: new Date().toISOString(), machine, connections: CONNECTIONS, seconds: SECONDS, results, table: markdown }, null, 2)}\n`,
+);
+console.log(`\nwritten to ${values.out}`);
