@@ -2,9 +2,9 @@ import type { FastifyError, FastifyInstance } from "fastify";
 import type { Config } from "../config.ts";
 import { MCP_MAX_MESSAGE_BYTES, MCP_PATH } from "../contract.ts";
 import type { CatalogService } from "../core/service.ts";
-import { exchange } from "./exchange.ts";
+
 import { createResourceIndexer } from "./resources.ts";
-import { createMcpServer, type McpContext, serverInfo } from "./server.ts";
+import { createDispatcher, serverInfo } from "./server.ts";
 import { McpHttpError, refusals, requestRules, toMessage } from "./transport.ts";
 
 export interface McpOptions {
@@ -34,11 +34,11 @@ function toMcpHttpError(error: FastifyError): McpHttpError {
  */
 export async function registerMcp(app: FastifyInstance, { service, config }: McpOptions): Promise<void> {
   const rules = requestRules(config);
-  const shared: Omit<McpContext, "log"> = {
+  const dispatch = createDispatcher({
     service,
     resources: createResourceIndexer(config.baseUrl),
     serverInfo: serverInfo(config.baseUrl),
-  };
+  });
 
   await app.register(async (scope) => {
     scope.setErrorHandler((error: FastifyError, request, reply) => {
@@ -70,10 +70,9 @@ export async function registerMcp(app: FastifyInstance, { service, config }: Mcp
         rules.checkPost(request.headers);
       },
       handler: async (request, reply) => {
-        const message = toMessage(request.body);
-        const response = await exchange(createMcpServer({ ...shared, log: request.log }), message);
+        const response = dispatch(toMessage(request.body), request.log);
         if (response === null) return reply.code(202).send();
-        return reply.type("application/json").send(JSON.stringify(response));
+        return reply.type("application/json").send(response);
       },
     });
 

@@ -1,6 +1,4 @@
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
-  CallToolRequestSchema,
   ErrorCode,
   type Implementation,
   InitializeRequestSchema,
@@ -12,7 +10,6 @@ import {
   ReadResourceRequestSchema,
   type ServerCapabilities,
 } from "@modelcontextprotocol/sdk/types.js";
-import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import type { FastifyBaseLogger } from "fastify";
 import packageJson from "../../package.json" with { type: "json" };
 import { ROUTES } from "../api/routes.ts";
@@ -23,10 +20,10 @@ import { QUOTE_URL_RULE, UNTRUSTED_LISTING_TEXT } from "../api/tools/tool.ts";
 import { DIRECTORY_RETRY_AFTER_SECONDS, MCP_PROTOCOL_VERSIONS } from "../contract.ts";
 import { describeName } from "../core/errors.ts";
 import type { CatalogService } from "../core/service.ts";
-import { createAjv } from "../schemas/ajv.ts";
 import type { Snapshot } from "../snapshot/types.ts";
 import type { ResourceIndex } from "./resources.ts";
-import { TOOL_LIST, TOOLS_BY_NAME } from "./tools.ts";
+import { LISTING_NOTICE, TOOL_LIST, TOOLS_BY_NAME, type ToolOutcome } from "./tools.ts";
+import type { RpcMessage } from "./transport.ts";
 
 const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = MCP_PROTOCOL_VERSIONS;
 const LATEST_PROTOCOL_VERSION = MCP_PROTOCOL_VERSIONS[0];
@@ -52,13 +49,12 @@ export const INSTRUCTIONS = [
   `If the directory is unavailable (directory_unavailable), wait ${DIRECTORY_RETRY_AFTER_SECONDS} seconds before retrying; it is not an empty result. The catalog keeps working meanwhile.`,
 ].join("\n\n");
 
-/** What every per-request server shares; built once by the plugin. */
+/** What the dispatcher answers from; built once by the plugin. */
 export interface McpContext {
   service: CatalogService;
   /** The resources of a snapshot, derived once per snapshot. */
   resources: (snapshot: Snapshot) => ResourceIndex;
   serverInfo: Implementation;
-  log: FastifyBaseLogger;
 }
 
 export function serverInfo(baseUrl: string): Implementation {
@@ -70,32 +66,7 @@ export function serverInfo(baseUrl: string): Implementation {
   };
 }
 
-/**
- * The Server never validates JSON Schemas itself here (that is for elicitation); sharing one
- * validator keeps its constructor from building an Ajv per request.
- */
-const sharedValidator = new AjvJsonSchemaValidator(createAjv({ strict: false }));
-
-/**
- * The SDK parses each request with the handler's schema before calling it and reports a failed
- * parse as -32603 Internal error with zod's text. These schemas only check the method, so each
- * handler validates its params itself and answers -32602 Invalid params, as JSON-RPC says.
- * (For tools/call the SDK's own wrapper already does so.)
- */
-const byMethod = {
-  initialize: InitializeRequestSchema.pick({ method: true }).loose(),
-  ping: PingRequestSchema.pick({ method: true }).loose(),
-  listTools: ListToolsRequestSchema.pick({ method: true }).loose(),
-  callTool: CallToolRequestSchema.pick({ method: true }).loose(),
-  listResources: ListResourcesRequestSchema.pick({ method: true }).loose(),
-  listResourceTemplates: ListResourceTemplatesRequestSchema.pick({ method: true }).loose(),
-  readResource: ReadResourceRequestSchema.pick({ method: true }).loose(),
-};
-
-/**
- * A JSON-RPC error the SDK sends as it is: it copies `code` and `message` into the response.
- * (McpError would prefix the message with "MCP error <code>: ", and clients prefix it again.)
- */
+/** A JSON-RPC error answered for a request: its code and message, sent as they are. */
 export class RpcError extends Error {
   readonly code: number;
 
@@ -110,78 +81,123 @@ function invalidParams(method: string): RpcError {
   return new RpcError(ErrorCode.InvalidParams, `Invalid params for ${method}; see the MCP specification for its parameters.`);
 }
 
-/** Checks params against the SDK's schema for the method; returns the typed request. */
+/** Checks a request against the SDK's schema for its method; returns the typed request. */
 function parsed<T>(
   schema: { safeParse(value: unknown): { success: true; data: T } | { success: false } },
-  request: unknown,
-  method: string,
+  request: { method: string; params?: unknown },
 ): T {
   const result = schema.safeParse(request);
-  if (!result.success) throw invalidParams(method);
+  if (!result.success) throw invalidParams(request.method);
   return result.data;
 }
 
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** tools/call's params, checked by hand: it is the one method called per search, and a schema library costs more than the search. */
+function toolCallParams(params: unknown): { name: string; arguments: Record<string, unknown> } {
+  if (!isObject(params) || typeof params.name !== "string" || (params.arguments !== undefined && !isObject(params.arguments))) {
+    throw new RpcError(
+      ErrorCode.InvalidParams,
+      "Invalid tools/call request: params.name must be a string, and params.arguments an object when given.",
+    );
+  }
+  return { name: params.name, arguments: (params.arguments as Record<string, unknown> | undefined) ?? {} };
+}
+
+const LISTING_NOTICE_JSON = JSON.stringify(LISTING_NOTICE);
+
 /**
- * A low-level SDK Server for one request (stateless: it never sees the client's initialize).
- * Everything it answers from is built once: tool descriptors and validators at start, resource
- * indexes once per snapshot, so construction is a few microseconds.
+ * A tool's outcome as the JSON-RPC response text. A successful answer's JSON (the REST body, made
+ * once) is spliced in as structuredContent and, escaped, as the text copy: it is neither parsed
+ * nor serialised again.
  */
-export function createMcpServer(context: McpContext): Server {
+function toolResponse(id: string | number, outcome: ToolOutcome): string {
+  if (outcome.kind === "error") return JSON.stringify({ jsonrpc: "2.0", id, result: outcome.result });
+  const { json } = outcome.answer;
+  const notice = outcome.listingText ? `,{"type":"text","text":${LISTING_NOTICE_JSON}}` : "";
+  return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"content":[{"type":"text","text":${JSON.stringify(json)}}${notice}],"structuredContent":${json}}}`;
+}
+
+/** The JSON-RPC response text for one request, or throws RpcError. */
+type Handler = (request: { id: string | number; method: string; params?: unknown }, log: FastifyBaseLogger) => string;
+
+/**
+ * The MCP server, stateless: one dispatcher built at start answers every request from the
+ * tools' definitions and the current snapshot. No SDK Server is built per request (that cost
+ * more than a search); the SDK's schemas still check the params of every method but tools/call.
+ */
+export function createDispatcher(context: McpContext): (message: RpcMessage, log: FastifyBaseLogger) => string | null {
   const { service } = context;
-  const server = new Server(context.serverInfo, {
-    capabilities: CAPABILITIES,
-    instructions: INSTRUCTIONS,
-    jsonSchemaValidator: sharedValidator,
-  });
-  // Protocol-level failures (a client's stray response, a failed send) concern no one but the log.
-  server.onerror = (error) => context.log.debug({ err: error }, "mcp protocol error");
-
-  server.setRequestHandler(byMethod.initialize, (request): InitializeResult => {
-    const { params } = parsed(InitializeRequestSchema, request, "initialize");
-    const protocolVersion = SUPPORTED_PROTOCOL_VERSIONS.includes(params.protocolVersion) ? params.protocolVersion : LATEST_PROTOCOL_VERSION;
-    return { protocolVersion, capabilities: CAPABILITIES, serverInfo: context.serverInfo, instructions: INSTRUCTIONS };
-  });
-
-  server.setRequestHandler(byMethod.ping, (request) => {
-    parsed(PingRequestSchema, request, "ping");
-    return {};
-  });
-
-  server.setRequestHandler(byMethod.listTools, (request) => {
-    parsed(ListToolsRequestSchema, request, "tools/list");
-    return TOOL_LIST;
-  });
-
-  server.setRequestHandler(byMethod.callTool, (request) => {
-    const { params } = parsed(CallToolRequestSchema, request, "tools/call");
-    const tool = TOOLS_BY_NAME.get(params.name);
-    if (tool === undefined) {
-      throw new RpcError(
-        ErrorCode.InvalidParams,
-        `Tool ${describeName(params.name)} does not exist; call tools/list for the tools this server offers.`,
+  const result = (id: string | number, value: unknown) => JSON.stringify({ jsonrpc: "2.0", id, result: value });
+  const handlers: Record<string, Handler> = {
+    initialize: (request) => {
+      const { params } = parsed(InitializeRequestSchema, request);
+      const protocolVersion = SUPPORTED_PROTOCOL_VERSIONS.includes(params.protocolVersion)
+        ? params.protocolVersion
+        : LATEST_PROTOCOL_VERSION;
+      const answer: InitializeResult = {
+        protocolVersion,
+        capabilities: CAPABILITIES,
+        serverInfo: context.serverInfo,
+        instructions: INSTRUCTIONS,
+      };
+      return result(request.id, answer);
+    },
+    ping: (request) => {
+      parsed(PingRequestSchema, request);
+      return result(request.id, {});
+    },
+    "tools/list": (request) => {
+      parsed(ListToolsRequestSchema, request);
+      return result(request.id, TOOL_LIST);
+    },
+    "tools/call": (request, log) => {
+      const params = toolCallParams(request.params);
+      const tool = TOOLS_BY_NAME.get(params.name);
+      if (tool === undefined) {
+        throw new RpcError(
+          ErrorCode.InvalidParams,
+          `Tool ${describeName(params.name)} does not exist; call tools/list for the tools this server offers.`,
+        );
+      }
+      return toolResponse(
+        request.id,
+        tool.call(service, params.arguments, (error) => log.error({ err: error }, "mcp tool failed")),
       );
+    },
+    "resources/list": (request) => {
+      parsed(ListResourcesRequestSchema, request);
+      return result(request.id, context.resources(service.current()).list);
+    },
+    "resources/templates/list": (request) => {
+      parsed(ListResourceTemplatesRequestSchema, request);
+      return result(request.id, { resourceTemplates: [] });
+    },
+    "resources/read": (request) => {
+      const { params } = parsed(ReadResourceRequestSchema, request);
+      const resource = context.resources(service.current()).byUri.get(params.uri);
+      if (resource === undefined)
+        throw new RpcError(RESOURCE_NOT_FOUND, "Resource not found; call resources/list for the URIs this server offers.");
+      return result(request.id, resource.read);
+    },
+  };
+
+  return (message, log) => {
+    // A notification or a client's response has nowhere to be answered: 202 without a body.
+    if (message.kind !== "request") return null;
+    const { id, method } = message;
+    const handler = Object.hasOwn(handlers, method) ? handlers[method] : undefined;
+    try {
+      if (handler === undefined) throw new RpcError(ErrorCode.MethodNotFound, "Method not found");
+      return handler(message, log);
+    } catch (error) {
+      if (error instanceof RpcError) return JSON.stringify({ jsonrpc: "2.0", id, error: { code: error.code, message: error.message } });
+      log.error({ err: error }, "mcp request failed");
+      return JSON.stringify({
+        jsonrpc: "2.0",
+        id,
+        error: { code: ErrorCode.InternalError, message: "Internal error: the server failed while answering; retry later." },
+      });
     }
-    return tool.call(service, params.arguments ?? {}, (error) => context.log.error({ err: error }, "mcp tool failed"));
-  });
-
-  server.setRequestHandler(byMethod.listResources, (request) => {
-    parsed(ListResourcesRequestSchema, request, "resources/list");
-    return context.resources(service.current()).list;
-  });
-
-  server.setRequestHandler(byMethod.listResourceTemplates, (request) => {
-    parsed(ListResourceTemplatesRequestSchema, request, "resources/templates/list");
-    return { resourceTemplates: [] };
-  });
-
-  server.setRequestHandler(byMethod.readResource, (request) => {
-    const { params } = parsed(ReadResourceRequestSchema, request, "resources/read");
-    const resource = context.resources(service.current()).byUri.get(params.uri);
-    if (resource === undefined) {
-      throw new RpcError(RESOURCE_NOT_FOUND, "Resource not found; call resources/list for the URIs this server offers.");
-    }
-    return resource.read;
-  });
-
-  return server;
+  };
 }

@@ -1,6 +1,7 @@
 import type { CallToolResult, Tool, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import { TOOLS } from "../api/tools/index.ts";
 import { QUOTE_URL_RULE, type ToolDefinition, UNTRUSTED_LISTING_TEXT } from "../api/tools/tool.ts";
+import type { Answer } from "../core/answer.ts";
 import { ApiError, internalError } from "../core/errors.ts";
 import type { CatalogService } from "../core/service.ts";
 import { parameterError } from "../core/validation.ts";
@@ -16,15 +17,23 @@ export const READ_ONLY: ToolAnnotations = {
 };
 
 /** Added after the JSON copy of every successful directory answer, so listing text is set apart (contract §7). */
-const LISTING_NOTICE = `The JSON above is a directory answer. ${UNTRUSTED_LISTING_TEXT} ${QUOTE_URL_RULE}`;
+export const LISTING_NOTICE = `The JSON above is a directory answer. ${UNTRUSTED_LISTING_TEXT} ${QUOTE_URL_RULE}`;
+
+/**
+ * What a call comes to: the mirrored route's answer (its JSON becomes structuredContent and the
+ * text copy), or an `isError` result carrying the REST Error object.
+ */
+export type ToolOutcome =
+  | { readonly kind: "answer"; readonly answer: Answer<unknown>; readonly listingText: boolean }
+  | { readonly kind: "error"; readonly result: CallToolResult };
 
 /** A tool ready to list and call. */
 export interface CatalogTool {
   readonly name: string;
   /** The tools/list entry, built once. */
   readonly descriptor: Tool;
-  /** Validates `args` and answers; never throws: every failure is an `isError` result. */
-  call(service: CatalogService, args: Record<string, unknown>, onUnexpected: (error: unknown) => void): CallToolResult;
+  /** Validates `args` and answers; never throws: every failure is an `isError` outcome. */
+  call(service: CatalogService, args: Record<string, unknown>, onUnexpected: (error: unknown) => void): ToolOutcome;
 }
 
 /** A copy that shares nothing with the schema constants, typed as the SDK's Tool wants it. */
@@ -32,8 +41,8 @@ function jsonCopy<T>(value: unknown): T {
   return JSON.parse(JSON.stringify(value)) as T;
 }
 
-function errorResult(body: ErrorBody): CallToolResult {
-  return { content: [{ type: "text", text: JSON.stringify(body) }], structuredContent: body, isError: true };
+function errorResult(body: ErrorBody): ToolOutcome {
+  return { kind: "error", result: { content: [{ type: "text", text: JSON.stringify(body) }], structuredContent: body, isError: true } };
 }
 
 /**
@@ -61,18 +70,15 @@ function catalogTool(definition: ToolDefinition): CatalogTool {
     descriptor,
     call(service, args, onUnexpected) {
       if (!validate(args)) return errorResult(parameterError(validate.errors ?? [], definition.rules, allowed).toBody());
-      let result: ReturnType<ToolDefinition["run"]>;
+      let answer: Answer<unknown>;
       try {
-        result = definition.run(service, args);
+        answer = definition.run(service, args);
       } catch (error) {
         if (error instanceof ApiError) return errorResult(error.toBody());
         onUnexpected(error);
         return errorResult(internalError().toBody());
       }
-      // The answer's JSON is the REST body, serialised once and kept: the text copy costs nothing.
-      const content: CallToolResult["content"] = [{ type: "text", text: result.json }];
-      if (definition.listingText) content.push({ type: "text", text: LISTING_NOTICE });
-      return { content, structuredContent: result.value };
+      return { kind: "answer", answer, listingText: definition.listingText };
     },
   };
 }

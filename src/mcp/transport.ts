@@ -1,5 +1,4 @@
 import type { IncomingHttpHeaders } from "node:http";
-import { type JSONRPCMessage, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { Config } from "../config.ts";
 import { MCP_MAX_MESSAGE_BYTES, MCP_PATH, MCP_PROTOCOL_VERSIONS } from "../contract.ts";
 
@@ -153,10 +152,54 @@ function mediaTypes(value: string | undefined): string[] {
   return value.split(",").map((part) => (part.split(";", 1)[0] ?? "").trim().toLowerCase());
 }
 
-/** The one JSON-RPC message a POST body may hold. */
-export function toMessage(body: unknown): JSONRPCMessage {
+/** A JSON-RPC 2.0 message, as far as the endpoint needs to know it. */
+export type RpcMessage =
+  | { readonly kind: "request"; readonly id: string | number; readonly method: string; readonly params?: unknown }
+  | { readonly kind: "notification" }
+  | { readonly kind: "response" };
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+const isId = (value: unknown) => typeof value === "string" || Number.isInteger(value);
+const onlyKeys = (value: Record<string, unknown>, allowed: readonly string[]) => Object.keys(value).every((key) => allowed.includes(key));
+
+/** Params are an object, and their `_meta`, when present, an object whose progress token is an id. */
+function validParams(params: unknown): boolean {
+  if (params === undefined) return true;
+  if (!isPlainObject(params)) return false;
+  const meta = params._meta;
+  return meta === undefined || (isPlainObject(meta) && (meta.progressToken === undefined || isId(meta.progressToken)));
+}
+
+/**
+ * The one JSON-RPC message a POST body may hold, checked by hand against JSON-RPC 2.0 as the
+ * SDK's message schema states it (strict objects, integer or string ids, object params): it
+ * runs on every request, and the schema library cost more than answering a search.
+ */
+export function toMessage(body: unknown): RpcMessage {
   if (Array.isArray(body)) throw refusals.batch();
-  const parsed = JSONRPCMessageSchema.safeParse(body);
-  if (!parsed.success) throw refusals.notJsonRpc();
-  return parsed.data;
+  if (!isPlainObject(body) || body.jsonrpc !== "2.0") throw refusals.notJsonRpc();
+  if (typeof body.method === "string") {
+    if (!validParams(body.params)) throw refusals.notJsonRpc();
+    if (!("id" in body)) {
+      if (!onlyKeys(body, ["jsonrpc", "method", "params"])) throw refusals.notJsonRpc();
+      return { kind: "notification" };
+    }
+    if (!isId(body.id) || !onlyKeys(body, ["jsonrpc", "id", "method", "params"])) throw refusals.notJsonRpc();
+    return { kind: "request", id: body.id as string | number, method: body.method, params: body.params };
+  }
+  if ("result" in body && isId(body.id) && isPlainObject(body.result) && onlyKeys(body, ["jsonrpc", "id", "result"]))
+    return { kind: "response" };
+  const error = body.error;
+  if (
+    "error" in body &&
+    isPlainObject(error) &&
+    Number.isInteger(error.code) &&
+    typeof error.message === "string" &&
+    (body.id === undefined || isId(body.id)) &&
+    onlyKeys(body, ["jsonrpc", "id", "error"])
+  ) {
+    return { kind: "response" };
+  }
+  throw refusals.notJsonRpc();
 }
