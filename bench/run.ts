@@ -12,11 +12,12 @@
  * BENCH_DIR (default: the system's temporary folder) keeps the generated content between runs.
  */
 import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { createReadStream, existsSync } from "node:fs";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { cpus, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
+import { createInterface } from "node:readline";
 import { setTimeout as sleep } from "node:timers/promises";
 import { parseArgs, promisify } from "node:util";
 import { freePort } from "../test/helpers/ports.ts";
@@ -118,11 +119,24 @@ async function load(name: string, spec: Omit<LoadSpec, "connections" | "seconds"
   return { scenario: name, result };
 }
 
-/** A seeded sample of `count` listing slugs of a built snapshot. */
+/** A seeded sample of `count` listing slugs of a built snapshot (reservoir sampling over its NDJSON). */
 async function sampleSlugs(dist: string, count: number): Promise<string[]> {
-  const header = JSON.parse(await readFile(join(dist, "data", "directory-index.json"), "utf8")) as { slugs: string[] };
+  const lines = createInterface({ input: createReadStream(join(dist, "data", "businesses.ndjson")), crlfDelay: Number.POSITIVE_INFINITY });
   const next = random(11);
-  return Array.from({ length: Math.min(count, header.slugs.length) }, () => header.slugs[Math.floor(next() * header.slugs.length)] ?? "");
+  const sample: string[] = [];
+  let seen = 0;
+  for await (const line of lines) {
+    // Every line starts {"id":"<uuid>","slug":"<slug>", (checked when the server loads it).
+    const slug = /^\{"id":"[^"]*","slug":"([^"]*)"/.exec(line)?.[1];
+    if (slug === undefined) continue;
+    seen += 1;
+    if (sample.length < count) sample.push(slug);
+    else {
+      const at = Math.floor(next() * seen);
+      if (at < count) sample[at] = slug;
+    }
+  }
+  return sample;
 }
 
 async function measureSize(listings: number): Promise<SizeResult> {

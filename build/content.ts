@@ -32,17 +32,17 @@ export interface RawContent {
  * than the promise API (measured: 100,000 listing files in 0.6 s against 5 s with 64 reads in
  * flight), and it holds one file descriptor, however many files there are.
  */
-function markdownFiles(dir: string): string[] {
+function markdownFiles(dir: string, files: string[] = []): string[] {
   let entries: Dirent[];
   try {
     entries = readdirSync(dir, { withFileTypes: true });
   } catch {
-    return [];
+    return files;
   }
-  const files: string[] = [];
   for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) files.push(...markdownFiles(path));
+    // Appending in place: spreading a folder of 100,000+ paths into push() overflows the stack.
+    if (entry.isDirectory()) markdownFiles(path, files);
     // A README explains a folder to editors; it is not content.
     else if (entry.isFile() && entry.name.endsWith(".md") && entry.name.toLowerCase() !== "readme.md") files.push(path);
   }

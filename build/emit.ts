@@ -139,14 +139,15 @@ async function writeFiles(
   const lines = model.businesses.map((business) => JSON.stringify(business));
   out.stream("businessesNdjson", chunked(lines, "", "\n", lines.length === 0 ? "" : "\n"));
   out.stream("businesses", chunked(lines, "[\n", ",\n", "\n]\n"));
+  const listingsSha256 = out.digests.get("businessesNdjson")?.sha256 ?? "";
   const version = createHash("sha256")
     .update(JSON.stringify([model.baseUrl, model.site, model.intro, model.offerings, [...model.guides]]))
-    .update(out.digests.get("businessesNdjson")?.sha256 ?? "")
+    .update(listingsSha256)
     .digest("hex")
     .slice(0, 16);
   stage("listing data");
 
-  const index = buildDirectoryIndex(model.businesses);
+  const index = buildDirectoryIndex(model.businesses, listingsSha256);
   const { header, arrays } = encodeDirectoryIndex(index);
   out.data("directoryIndex", header);
   out.data("directoryArrays", arrays);
@@ -167,7 +168,12 @@ async function writeFiles(
   for (const [urlPath, content] of documents) out.write(pageFile(urlPath), content);
   stage("catalog and pages");
 
-  const pages = listingPages(model, summary, index, sitemapPages(documents.keys(), index));
+  const pages = listingPages(
+    model,
+    summary,
+    index,
+    sitemapPages(documents.keys(), { count: model.businesses.length, slugAt: (rank) => model.businesses[rank]?.slug ?? "" }),
+  );
   await out.writeAll(map(pages, ([urlPath, content]) => [pageFile(urlPath), content]));
   stage("listing pages, lists and sitemap");
 

@@ -2,6 +2,7 @@ import { LRUCache } from "lru-cache";
 import { DIRECTORY_MAX_OFFSET } from "../contract.ts";
 import type { PublicBusiness } from "../schemas/business.ts";
 import { compareSuffix, type Postings } from "../snapshot/directory-index.ts";
+import { rankOf } from "../snapshot/listings.ts";
 import { fold, words } from "../snapshot/text.ts";
 import type { Directory } from "../snapshot/types.ts";
 import { EMPTY, pageOfIntersection, type RankSet, sizeOf, unionOf } from "./rank-sets.ts";
@@ -157,12 +158,16 @@ export function searchDirectory(directory: Directory, search: NormalizedSearch):
 
 /** The rank of a listing by slug or UUID id (ids compare case-insensitively). */
 export function findBusiness(directory: Directory, identifier: string): number | undefined {
-  return directory.byIdentifier.get(identifier) ?? directory.byIdentifier.get(identifier.toLowerCase());
+  return rankOf(directory.listings, identifier) ?? rankOf(directory.listings, identifier.toLowerCase());
 }
 
-/** A listing's JSON, exactly as the snapshot holds it (and REST answers it). */
+/**
+ * A listing's JSON, exactly as the snapshot holds it (and REST answers it): a copy, since the
+ * snapshot's bytes live in shared memory, which fastify does not send as a Buffer.
+ */
 export function listingJson(directory: Directory, rank: number): Buffer {
-  return directory.listings.subarray(directory.lineStarts[rank] ?? 0, (directory.lineStarts[rank + 1] ?? 1) - 1);
+  const { bytes, lineStarts } = directory.listings;
+  return Buffer.from(bytes.subarray(lineStarts[rank] ?? 0, (lineStarts[rank + 1] ?? 1) - 1));
 }
 
 /** A listing's fields, parsed from its JSON (for pages and MCP, which need more than the bytes). */

@@ -41,7 +41,7 @@ const ITEMS_START = '{"items":[';
  * buffer between the page's opening and its closing fields; nothing is serialised again.
  */
 function pageBody(directory: Directory, page: RankedPage): Buffer {
-  const { listings, lineStarts } = directory;
+  const { bytes: listings, lineStarts } = directory.listings;
   const end = `],"limit":${page.limit},"offset":${page.offset},"nextOffset":${page.nextOffset}}`;
   let length = ITEMS_START.length + end.length + Math.max(0, page.ranks.length - 1);
   for (const rank of page.ranks) length += (lineStarts[rank + 1] ?? 1) - 1 - (lineStarts[rank] ?? 0);

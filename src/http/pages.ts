@@ -40,6 +40,7 @@ import { type DirectorySummary, directorySummary, listMarkdown, listPageCount } 
 import { notFoundHtml, notFoundMarkdown } from "../render/not-found.ts";
 import { sitemapPages, sitemapPartXml, sitemapXml } from "../render/sitemap.ts";
 import { directoryIdentifierProperty } from "../schemas/parameters.ts";
+import { slugAt } from "../snapshot/listings.ts";
 import type { Directory, Snapshot } from "../snapshot/types.ts";
 import { type Document, matchesIfNoneMatch, renderedDocument, snapshotDocument } from "./caching.ts";
 import type { NotFoundPage } from "./errors.ts";
@@ -183,7 +184,7 @@ export const pagesPlugin: FastifyPluginAsync<{ service: CatalogService }> = asyn
       const directory = service.directory();
       const rank = findBusiness(directory, slug);
       if (rank === undefined) return sendNotFound(service, request, reply, markdown);
-      const canonical = directory.index.slugs[rank] ?? slug;
+      const canonical = slugAt(directory.listings, rank);
       if (canonical !== slug) {
         // A UUID (or an id in capitals) names the listing too; its page lives at the slug.
         const target = businessPagePath(canonical);
@@ -355,7 +356,11 @@ export const pagesPlugin: FastifyPluginAsync<{ service: CatalogService }> = asyn
   function sendSitemap(request: FastifyRequest, reply: FastifyReply, part: number | null) {
     const snapshot = service.current();
     const directory = snapshot.directory;
-    const pages = sitemapPages(snapshot.manifest.pages, directory?.index ?? { slugs: [] });
+    const listings = directory?.listings;
+    const pages = sitemapPages(snapshot.manifest.pages, {
+      count: listings?.count ?? 0,
+      slugAt: (rank) => (listings === undefined ? "" : slugAt(listings, rank)),
+    });
     const path = part === null ? SITEMAP_PATH : sitemapPartPath(part);
     const xml = part === null ? sitemapXml(snapshot.site.baseUrl, pages) : sitemapPartXml(snapshot.site.baseUrl, pages, part);
     if (xml === undefined) return sendNotFound(service, request, reply);
@@ -375,18 +380,20 @@ export const pagesPlugin: FastifyPluginAsync<{ service: CatalogService }> = asyn
     },
   });
 
-  /** The whole directory for bulk use: the snapshot's own bytes, never copied. */
+  /**
+   * The whole directory for bulk use: the snapshot's own bytes, never copied (sent as a stream:
+   * they live in shared memory, which fastify does not send as a Buffer).
+   */
   readOnlyRoute(app, {
     url: BULK_NDJSON_PATH,
-    config: cacheable,
     handler: async (request, reply) =>
       withDirectory(request, reply, false, () => {
-        const directory = service.directory();
-        return reply
-          .header("etag", `"${service.current().manifest.version}-ndjson"`)
-          .headers(TEXT_HEADERS)
-          .type(NDJSON_TYPE)
-          .send(directory.listings);
+        const { bytes } = service.directory().listings;
+        const tag = `"${service.current().manifest.version}-ndjson"`;
+        reply.headers({ ...TEXT_HEADERS, etag: tag, "cache-control": CACHE_CONTROL_SUCCESS });
+        if (matchesIfNoneMatch(request, tag)) return reply.code(304).send();
+        reply.header("content-length", bytes.length).type(NDJSON_TYPE);
+        return reply.send(request.method === "HEAD" ? null : Readable.from([bytes]));
       }),
   });
   readOnlyRoute(app, {
@@ -397,7 +404,7 @@ export const pagesPlugin: FastifyPluginAsync<{ service: CatalogService }> = asyn
         const tag = `"${service.current().manifest.version}-json"`;
         reply.headers({ ...TEXT_HEADERS, etag: tag, "cache-control": CACHE_CONTROL_SUCCESS });
         if (matchesIfNoneMatch(request, tag)) return reply.code(304).send();
-        const { stream, length } = jsonArrayOfLines(directory.listings, directory.lineStarts);
+        const { stream, length } = jsonArrayOfLines(directory.listings.bytes, directory.listings.lineStarts);
         reply.header("content-length", length).type(JSON_TYPE);
         return reply.send(request.method === "HEAD" ? null : stream);
       }),

@@ -12,20 +12,20 @@ import { escapeXml } from "./escape.ts";
 export interface SitemapPages {
   /** Paths of the catalog's HTML pages (homepage, guides, directory, contact, API docs). */
   readonly catalog: readonly string[];
-  /** Listing slugs, in directory order. */
-  readonly slugs: readonly string[];
+  /** How many listings there are, and the slug of each, in directory order. */
+  readonly listings: { readonly count: number; slugAt(rank: number): string };
 }
 
 /** The site's pages for its sitemap: the catalog's HTML pages (from the paths of its documents), then every profile. */
-export function sitemapPages(documentPaths: Iterable<string>, index: { readonly slugs: readonly string[] }): SitemapPages {
+export function sitemapPages(documentPaths: Iterable<string>, listings: SitemapPages["listings"]): SitemapPages {
   const catalog = [...documentPaths]
     .filter((path) => path.endsWith("/index.html"))
     .map((path) => path.slice(0, -"/index.html".length) || "/");
-  return { catalog, slugs: index.slugs };
+  return { catalog, listings };
 }
 
 function total(pages: SitemapPages): number {
-  return pages.catalog.length + pages.slugs.length;
+  return pages.catalog.length + pages.listings.count;
 }
 
 /** How many files the index lists; 0 when sitemap.xml holds every URL itself. */
@@ -36,7 +36,7 @@ export function sitemapPartCount(pages: SitemapPages): number {
 function urlset(baseUrl: string, pages: SitemapPages, from: number, to: number): string {
   const lines: string[] = [];
   for (let i = from; i < to; i += 1) {
-    const path = i < pages.catalog.length ? pages.catalog[i] : businessPagePath(pages.slugs[i - pages.catalog.length] ?? "");
+    const path = i < pages.catalog.length ? pages.catalog[i] : businessPagePath(pages.listings.slugAt(i - pages.catalog.length));
     lines.push(`  <url><loc>${escapeXml(baseUrl + path)}</loc></url>`);
   }
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${lines.join("\n")}\n</urlset>\n`;

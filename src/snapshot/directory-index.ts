@@ -5,13 +5,14 @@ import { fold, words } from "./text.ts";
 /**
  * The directory's search index as the build writes it and the server loads it: listings are
  * ranked by name (contract §4) at build time, and every structure below refers to listings by
- * rank, so results come out already in order. Two files: a small JSON header with the strings
- * (slugs, ids, terms, countries, services, location keys) and a binary file of little-endian
- * uint32 arrays (postings and the location suffix array), which load without parsing.
+ * rank, so results come out already in order. Two files: a JSON header with the strings (terms,
+ * countries, services, location keys) and a binary file of little-endian uint32 arrays
+ * (postings and the location suffix array), which load without parsing. Slugs and ids are not
+ * here: the server finds them in the listings' own bytes (src/snapshot/listings.ts).
  *
  * Bump DIRECTORY_INDEX_VERSION whenever this layout or its meaning changes.
  */
-export const DIRECTORY_INDEX_VERSION = 1;
+export const DIRECTORY_INDEX_VERSION = 2;
 
 /** Ranks of entry i are values[offsets[i] .. offsets[i + 1]), ascending (compressed sparse rows). */
 export interface Postings {
@@ -22,10 +23,8 @@ export interface Postings {
 export interface DirectoryIndex {
   /** How many listings there are; ranks are 0 .. count - 1. */
   readonly count: number;
-  /** By rank. */
-  readonly slugs: readonly string[];
-  /** By rank, lower case. */
-  readonly ids: readonly string[];
+  /** SHA-256 (hex) of the businesses.ndjson whose lines the ranks number: an index only answers for its own listings. */
+  readonly listingsSha256: string;
   /** Folded words of names and services (the words q matches), sorted. */
   readonly terms: readonly string[];
   readonly termPostings: Postings;
@@ -103,7 +102,7 @@ function sortedSuffixes(keys: readonly string[]): { suffixKeys: Uint32Array; suf
 }
 
 /** The index of listings given in rank order. */
-export function buildDirectoryIndex(businesses: readonly PublicBusiness[]): DirectoryIndex {
+export function buildDirectoryIndex(businesses: readonly PublicBusiness[], listingsSha256: string): DirectoryIndex {
   const terms = new Map<string, number[]>();
   const countries = new Map<string, number[]>();
   const services = new Map<string, number[]>();
@@ -120,8 +119,7 @@ export function buildDirectoryIndex(businesses: readonly PublicBusiness[]): Dire
   const l = postingsFrom(locations);
   return {
     count: businesses.length,
-    slugs: businesses.map((business) => business.slug),
-    ids: businesses.map((business) => business.id.toLowerCase()),
+    listingsSha256,
     terms: t.keys,
     termPostings: t.postings,
     countries: c.keys,
@@ -153,8 +151,7 @@ type ArrayName = (typeof ARRAYS)[number];
 interface IndexHeader {
   version: number;
   count: number;
-  slugs: string[];
-  ids: string[];
+  listingsSha256: string;
   terms: string[];
   countries: string[];
   services: string[];
@@ -185,8 +182,7 @@ export function encodeDirectoryIndex(index: DirectoryIndex): { header: string; a
   const header: IndexHeader = {
     version: DIRECTORY_INDEX_VERSION,
     count: index.count,
-    slugs: [...index.slugs],
-    ids: [...index.ids],
+    listingsSha256: index.listingsSha256,
     terms: [...index.terms],
     countries: [...index.countries],
     services: [...index.services],
@@ -242,12 +238,12 @@ export function decodeDirectoryIndex(headerJson: unknown, bytes: Buffer): Direct
   if (header === null || typeof header !== "object" || header.version !== DIRECTORY_INDEX_VERSION) {
     throw new IndexFormatError("the index is from another version of the build");
   }
-  const { count, slugs, ids, terms, countries, services, locationKeys, lengths } = header;
+  const { count, listingsSha256, terms, countries, services, locationKeys, lengths } = header;
   if (typeof count !== "number" || !Number.isInteger(count) || count < 0) throw new IndexFormatError("count is not a whole number");
-  for (const [name, list] of Object.entries({ slugs, ids, terms, countries, services, locationKeys })) {
+  if (typeof listingsSha256 !== "string") throw new IndexFormatError("the digest of its listings is missing");
+  for (const [name, list] of Object.entries({ terms, countries, services, locationKeys })) {
     if (!isStringArray(list)) throw new IndexFormatError(`${name} is not a list of strings`);
   }
-  if (slugs?.length !== count || ids?.length !== count) throw new IndexFormatError("slugs and ids do not match the count");
   if (lengths === undefined || ARRAYS.some((name) => !Number.isInteger(lengths[name]) || lengths[name] < 0)) {
     throw new IndexFormatError("the array lengths are missing");
   }
@@ -262,8 +258,7 @@ export function decodeDirectoryIndex(headerJson: unknown, bytes: Buffer): Direct
   }
   const index: DirectoryIndex = {
     count,
-    slugs: slugs as string[],
-    ids: ids as string[],
+    listingsSha256,
     terms: terms as string[],
     termPostings: { offsets: arrays.termOffsets, values: arrays.termValues },
     countries: countries as string[],

@@ -1,11 +1,12 @@
 import { createHash } from "node:crypto";
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
+import { open, readFile } from "node:fs/promises";
+import { extname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Worker } from "node:worker_threads";
 import MiniSearch from "minisearch";
 import SearchableMap from "minisearch/SearchableMap";
 import { MAX_OFFERINGS } from "../contract.ts";
 import { createAjv } from "../schemas/ajv.ts";
-import { PublicBusinessSchema } from "../schemas/business.ts";
 import { type SiteInfo, SiteInfoSchema } from "../schemas/content.ts";
 import { type Offering, OfferingSchema } from "../schemas/offering.ts";
 import { decodeDirectoryIndex, IndexFormatError } from "./directory-index.ts";
@@ -18,8 +19,10 @@ import {
   snapshotPath,
   VERIFIED_FILES,
 } from "./files.ts";
+import { hasDuplicateIdentifiers, ListingShapeError, type ListingStore, listingStore } from "./listings.ts";
 import { INDEX_FORMAT_VERSION, OFFERING_INDEX_OPTIONS, type OfferingIndexDocument } from "./search-index.ts";
 import type { Catalog, Directory, Snapshot } from "./types.ts";
+import type { ValidationRequest, ValidationResult } from "./validate-worker.ts";
 
 /** The snapshot in `distDir` cannot be served. */
 export class SnapshotError extends Error {
@@ -31,17 +34,31 @@ export class SnapshotError extends Error {
 
 const ajv = createAjv();
 const validateOfferings = ajv.compile({ type: "array", maxItems: MAX_OFFERINGS, items: OfferingSchema });
-const validateBusiness = ajv.compile(PublicBusinessSchema);
 const validateSite = ajv.compile<SiteInfo>(SiteInfoSchema);
 
-const NEWLINE = 0x0a;
+/** A file's bytes in memory a worker thread can read too (the listings, validated off the main thread). */
+async function readShared(path: string): Promise<Buffer> {
+  const file = await open(path, "r");
+  try {
+    const { size } = await file.stat();
+    const bytes = Buffer.from(new SharedArrayBuffer(size));
+    for (let at = 0; at < size; ) {
+      const { bytesRead } = await file.read(bytes, at, size - at, at);
+      if (bytesRead === 0) break;
+      at += bytesRead;
+    }
+    return bytes;
+  } finally {
+    await file.close();
+  }
+}
 
 /** A snapshot file's bytes, checked against the size and SHA-256 the manifest gives for it. */
-async function readVerified(distDir: string, manifest: Manifest, file: (typeof VERIFIED_FILES)[number]): Promise<Buffer> {
+async function readVerified(distDir: string, manifest: Manifest, file: (typeof VERIFIED_FILES)[number], shared = false): Promise<Buffer> {
   const path = snapshotPath(distDir, file);
   let bytes: Buffer;
   try {
-    bytes = await readFile(path);
+    bytes = shared ? await readShared(path) : await readFile(path);
   } catch {
     throw new SnapshotError(`${path} is missing or unreadable; run \`npm run build\`.`);
   }
@@ -105,49 +122,44 @@ async function loadCatalog(distDir: string, manifest: Manifest): Promise<Catalog
   return { offerings: list, index };
 }
 
-/** Where each line of `bytes` starts, and one past the end; exactly `count` lines, each ended by a newline. */
-function lineStarts(bytes: Buffer, count: number): Uint32Array {
-  const starts = new Uint32Array(count + 1);
-  let position = 0;
-  for (let line = 0; line < count; line += 1) {
-    starts[line] = position;
-    const end = bytes.indexOf(NEWLINE, position);
-    if (end < 0) throw new SnapshotError(`businesses.ndjson holds ${line} listings, the index ${count}.`);
-    position = end + 1;
-  }
-  if (position !== bytes.length) throw new SnapshotError(`businesses.ndjson holds more listings than the index's ${count}.`);
-  starts[count] = position;
-  return starts;
+/**
+ * Every listing is checked against the PublicBusiness schema, so nothing but approved public
+ * fields can be served, whatever dist/ holds: in a worker thread, over the same memory, so the
+ * million objects parsing makes never enter the server's heap.
+ */
+/**
+ * The worker's module. Run from TypeScript sources, a worker does not inherit tsx's loader on
+ * Node.js 20 (privatenumber/tsx#354), so it starts from a one-line module that registers tsx and
+ * then imports the worker.
+ */
+function workerScript(): URL {
+  const worker = new URL(`./validate-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url);
+  if (!worker.pathname.endsWith(".ts")) return worker;
+  const bootstrap = [
+    `const { register } = await import(${JSON.stringify(import.meta.resolve("tsx/esm/api"))});`,
+    "register();",
+    `await import(${JSON.stringify(worker.href)});`,
+  ].join("\n");
+  return new URL(`data:text/javascript,${encodeURIComponent(bootstrap)}`);
 }
 
-/**
- * Every listing is checked against the PublicBusiness schema, and its slug and id against the
- * index, so nothing but approved public fields can be served, whatever dist/ holds.
- */
-function checkListings(directory: Omit<Directory, "terms" | "countryIndex" | "byIdentifier">): void {
-  const { index, listings, lineStarts: starts } = directory;
-  for (let rank = 0; rank < index.count; rank += 1) {
-    let business: unknown;
-    try {
-      business = JSON.parse(listings.toString("utf8", starts[rank], (starts[rank + 1] ?? 0) - 1));
-    } catch {
-      throw new SnapshotError(`listing ${rank + 1} of businesses.ndjson is not valid JSON.`);
-    }
-    if (!validateBusiness(business)) {
-      throw new SnapshotError(
-        `listing ${rank + 1} of businesses.ndjson does not match the PublicBusiness schema (${ajv.errorsText(validateBusiness.errors)}).`,
-      );
-    }
-    const { slug, id } = business as { slug: string; id: string };
-    if (slug !== index.slugs[rank] || id.toLowerCase() !== index.ids[rank]) {
-      throw new SnapshotError(`listing ${rank + 1} of businesses.ndjson is not the listing the index ranks there.`);
-    }
-  }
+function checkListings(bytes: Buffer): { readonly done: Promise<void>; readonly stop: () => void } {
+  const request: ValidationRequest = { buffer: bytes.buffer as SharedArrayBuffer, byteOffset: bytes.byteOffset, byteLength: bytes.length };
+  const worker = new Worker(workerScript(), { workerData: request });
+  const done = new Promise<ValidationResult>((resolve, reject) => {
+    worker.once("message", resolve);
+    worker.once("error", reject);
+    worker.once("exit", (code) => reject(new Error(`the listing check stopped with code ${code}`)));
+  }).then((result) => {
+    if (!result.ok) throw new SnapshotError(result.problem);
+  });
+  done.catch(() => {});
+  return { done, stop: () => void worker.terminate() };
 }
 
 async function loadDirectory(distDir: string, manifest: Manifest): Promise<Directory> {
-  const [listings, header, arrays] = await Promise.all([
-    readVerified(distDir, manifest, "businessesNdjson"),
+  const [bytes, header, arrays] = await Promise.all([
+    readVerified(distDir, manifest, "businessesNdjson", true),
     readVerified(distDir, manifest, "directoryIndex"),
     readVerified(distDir, manifest, "directoryArrays"),
   ]);
@@ -158,18 +170,28 @@ async function loadDirectory(distDir: string, manifest: Manifest): Promise<Direc
     if (error instanceof IndexFormatError) throw new SnapshotError(`the directory index is not valid: ${error.message}.`);
     throw error;
   }
-  const starts = lineStarts(listings, index.count);
-  checkListings({ index, listings, lineStarts: starts });
-  const byIdentifier = new Map<string, number>();
-  for (let rank = 0; rank < index.count; rank += 1) {
-    byIdentifier.set(index.slugs[rank] ?? "", rank);
-    byIdentifier.set(index.ids[rank] ?? "", rank);
+  if (index.listingsSha256 !== manifest.files.businessesNdjson.sha256) {
+    throw new SnapshotError("businesses.ndjson is not the file the directory index was built from.");
   }
-  if (byIdentifier.size !== index.count * 2) throw new SnapshotError("two listings share a slug or an id.");
-  const terms = new SearchableMap<number>();
-  for (const [term, text] of index.terms.entries()) terms.set(text, term);
-  const countryIndex = new Map(index.countries.map((code, i) => [code, i]));
-  return { index, listings, lineStarts: starts, byIdentifier, terms, countryIndex };
+  // The schema check runs in its worker while this thread builds the lookups.
+  const check = checkListings(bytes);
+  try {
+    let listings: ListingStore;
+    try {
+      listings = listingStore(bytes, index.count);
+    } catch (error) {
+      if (error instanceof ListingShapeError) throw new SnapshotError(error.message);
+      throw error;
+    }
+    if (hasDuplicateIdentifiers(listings)) throw new SnapshotError("two listings share a slug or an id.");
+    const terms = new SearchableMap<number>();
+    for (const [term, text] of index.terms.entries()) terms.set(text, term);
+    const countryIndex = new Map(index.countries.map((code, i) => [code, i]));
+    await check.done;
+    return { index, listings, terms, countryIndex };
+  } finally {
+    check.stop();
+  }
 }
 
 /**

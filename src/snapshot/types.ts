@@ -4,6 +4,7 @@ import type { SiteInfo } from "../schemas/content.ts";
 import type { Offering } from "../schemas/offering.ts";
 import type { DirectoryIndex } from "./directory-index.ts";
 import type { Manifest } from "./files.ts";
+import type { ListingStore } from "./listings.ts";
 import type { OfferingIndexDocument } from "./search-index.ts";
 
 /** The offerings catalog, in catalog order, with its search index. */
@@ -18,11 +19,8 @@ export interface Catalog {
  */
 export interface Directory {
   readonly index: DirectoryIndex;
-  /** businesses.ndjson as read: listing `rank` is bytes lineStarts[rank] .. lineStarts[rank + 1] - 1 (its newline excluded). */
-  readonly listings: Buffer;
-  readonly lineStarts: Uint32Array;
-  /** Rank by slug and by lower-case id. */
-  readonly byIdentifier: ReadonlyMap<string, number>;
+  /** The listings' bytes, line starts and slug and id lookup. */
+  readonly listings: ListingStore;
   /** Term index by term: the prefix lookup of q's words. */
   readonly terms: SearchableMap<number>;
   /** Index in `index.countries` by country code. */

@@ -39,3 +39,14 @@ export async function replaceSnapshotFile(distDir: string, file: (typeof VERIFIE
   manifest.files[file] = { bytes: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex") };
   await writeFile(manifestPath, JSON.stringify(manifest));
 }
+
+/**
+ * Replaces businesses.ndjson of a built snapshot and records its digest in the manifest and in the
+ * directory index, as a build would: listings that every file agrees on but that are bad.
+ */
+export async function replaceListings(distDir: string, content: string): Promise<void> {
+  await replaceSnapshotFile(distDir, "businessesNdjson", content);
+  const header = JSON.parse(await readFile(join(distDir, SNAPSHOT_FILES.directoryIndex), "utf8")) as { listingsSha256: string };
+  header.listingsSha256 = createHash("sha256").update(Buffer.from(content)).digest("hex");
+  await replaceSnapshotFile(distDir, "directoryIndex", JSON.stringify(header));
+}

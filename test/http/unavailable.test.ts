@@ -6,7 +6,7 @@ import { SNAPSHOT_FILES } from "../../src/snapshot/files.ts";
 import { loadSnapshot } from "../../src/snapshot/load.ts";
 import { OpenApiValidator } from "../helpers/openapi.ts";
 import { type RunningServer, startServer } from "../helpers/server.ts";
-import { buildSnapshot, FIXTURES, replaceSnapshotFile, tempDir } from "../helpers/snapshot.ts";
+import { buildSnapshot, FIXTURES, replaceListings, replaceSnapshotFile, tempDir } from "../helpers/snapshot.ts";
 
 const UNAVAILABLE = {
   error: {
@@ -26,31 +26,57 @@ const DAMAGE: Record<string, [apply: (dist: string) => Promise<void>, problem: R
     (dist) => writeFile(join(dist, SNAPSHOT_FILES.businessesNdjson), "{ truncated"),
     /data\/businesses\.ndjson is not the file the manifest describes/,
   ],
-  "a listing is not JSON, though the manifest agrees": [
-    async (dist) => {
-      const lines = (await readFile(join(dist, SNAPSHOT_FILES.businessesNdjson), "utf8")).split("\n");
-      lines[0] = "{ truncated";
-      await replaceSnapshotFile(dist, "businessesNdjson", lines.join("\n"));
-    },
-    /listing 1 of businesses\.ndjson is not valid JSON/,
-  ],
-  "a listing has a field PublicBusiness does not allow, though the manifest agrees": [
-    async (dist) => {
-      const lines = (await readFile(join(dist, SNAPSHOT_FILES.businessesNdjson), "utf8")).split("\n");
-      lines[0] = JSON.stringify({ ...(JSON.parse(lines[0] ?? "") as object), private: { phone: "1" } });
-      await replaceSnapshotFile(dist, "businessesNdjson", lines.join("\n"));
-    },
-    /listing 1 of businesses\.ndjson does not match the PublicBusiness schema \(data must NOT have additional properties\)/,
-  ],
-  "the listings are not the ones the index ranks, though the manifest agrees": [
+  "businesses.ndjson is not the file the directory index was built from, though the manifest agrees": [
     async (dist) => {
       const lines = (await readFile(join(dist, SNAPSHOT_FILES.businessesNdjson), "utf8")).split("\n");
       await replaceSnapshotFile(dist, "businessesNdjson", [lines[1], lines[0], ...lines.slice(2)].join("\n"));
     },
-    /listing 1 of businesses\.ndjson is not the listing the index ranks there/,
+    /businesses\.ndjson is not the file the directory index was built from/,
   ],
-  "the listings are fewer than the index says, though the manifest agrees": [
-    (dist) => replaceSnapshotFile(dist, "businessesNdjson", ""),
+  "a listing is not JSON, though the manifest and the index agree": [
+    async (dist) => {
+      const lines = (await readFile(join(dist, SNAPSHOT_FILES.businessesNdjson), "utf8")).split("\n");
+      lines[1] = (lines[1] ?? "").slice(0, -2);
+      await replaceListings(dist, lines.join("\n"));
+    },
+    /listing 2 of businesses\.ndjson is not valid JSON/,
+  ],
+  "a listing has a field PublicBusiness does not allow, though the manifest and the index agree": [
+    async (dist) => {
+      const lines = (await readFile(join(dist, SNAPSHOT_FILES.businessesNdjson), "utf8")).split("\n");
+      lines[0] = JSON.stringify({ ...(JSON.parse(lines[0] ?? "") as object), private: { phone: "1" } });
+      await replaceListings(dist, lines.join("\n"));
+    },
+    /listing 1 of businesses\.ndjson does not match the PublicBusiness schema \(data must NOT have additional properties\)/,
+  ],
+  "a listing does not start with its id and slug, though the manifest and the index agree": [
+    async (dist) => {
+      const lines = (await readFile(join(dist, SNAPSHOT_FILES.businessesNdjson), "utf8")).split("\n");
+      const { id, slug, ...rest } = JSON.parse(lines[2] ?? "") as { id: string; slug: string };
+      lines[2] = JSON.stringify({ slug, id, ...rest });
+      await replaceListings(dist, lines.join("\n"));
+    },
+    /listing 3 of businesses\.ndjson does not start with its id and slug/,
+  ],
+  "a listing names a second slug after its first, though the manifest and the index agree": [
+    async (dist) => {
+      const lines = (await readFile(join(dist, SNAPSHOT_FILES.businessesNdjson), "utf8")).split("\n");
+      lines[4] = `${(lines[4] ?? "").slice(0, -1)},"slug":"another-slug"}`;
+      await replaceListings(dist, lines.join("\n"));
+    },
+    /listing 5 of businesses\.ndjson does not start with its id and slug/,
+  ],
+  "two listings share a slug, though the manifest and the index agree": [
+    async (dist) => {
+      const lines = (await readFile(join(dist, SNAPSHOT_FILES.businessesNdjson), "utf8")).split("\n");
+      const first = JSON.parse(lines[0] ?? "") as { slug: string };
+      lines[3] = JSON.stringify({ ...(JSON.parse(lines[3] ?? "") as object), slug: first.slug });
+      await replaceListings(dist, lines.join("\n"));
+    },
+    /two listings share a slug or an id/,
+  ],
+  "the listings are fewer than the index says, though the manifest and the index agree": [
+    (dist) => replaceListings(dist, ""),
     /businesses\.ndjson holds 0 listings, the index 9/,
   ],
   "the directory index is damaged, though the manifest agrees": [

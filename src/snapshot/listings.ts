@@ -1,0 +1,134 @@
+/**
+ * The listings as the server holds them: businesses.ndjson's bytes, one listing per line in
+ * rank order, with where each line starts and a hash table from slug and id to rank. No listing
+ * becomes a JavaScript object or string until a page needs its fields: at 1,000,000 listings a
+ * Map of 2,000,000 identifier strings alone took more memory than the index.
+ *
+ * Every line starts `{"id":"<uuid>","slug":"<slug>",` (the build writes PublicBusiness fields in
+ * schema order, and the loader checks each line), so a listing's id and slug are found by
+ * position, without parsing.
+ */
+
+const NEWLINE = 0x0a;
+const QUOTE = 0x22;
+const ID_PREFIX = Buffer.from('{"id":"');
+const ID_LENGTH = 36;
+const SLUG_PREFIX = Buffer.from('","slug":"');
+const SLUG_START = ID_PREFIX.length + ID_LENGTH + SLUG_PREFIX.length;
+
+/** A line of businesses.ndjson that does not have the shape the store relies on. */
+export class ListingShapeError extends Error {}
+
+export interface ListingStore {
+  readonly count: number;
+  /** businesses.ndjson as read. */
+  readonly bytes: Buffer;
+  /** Line `rank` is bytes lineStarts[rank] .. lineStarts[rank + 1] - 1 (its newline excluded). */
+  readonly lineStarts: Uint32Array;
+  /** Where each line's slug ends (its closing quote). */
+  readonly slugEnds: Uint32Array;
+  /** Open addressing: rank + 1 of the listing whose slug or id hashes here, 0 when empty; length a power of two. */
+  readonly table: Uint32Array;
+}
+
+/** FNV-1a over bytes start..end of `bytes` (a slug or an id). */
+function hashBytes(bytes: Buffer, start: number, end: number): number {
+  let hash = 0x811c9dc5;
+  for (let i = start; i < end; i += 1) {
+    hash ^= bytes[i] ?? 0;
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0;
+}
+
+/** FNV-1a over an ASCII string, as hashBytes would see its bytes. */
+function hashText(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i += 1) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0;
+}
+
+function equalsAscii(bytes: Buffer, start: number, end: number, text: string): boolean {
+  if (end - start !== text.length) return false;
+  for (let i = 0; i < text.length; i += 1) if (bytes[start + i] !== text.charCodeAt(i)) return false;
+  return true;
+}
+
+function insert(table: Uint32Array, hash: number, rank: number): void {
+  const mask = table.length - 1;
+  let slot = hash & mask;
+  while ((table[slot] ?? 0) !== 0) slot = (slot + 1) & mask;
+  table[slot] = rank + 1;
+}
+
+/** Reads the lines of `bytes`: exactly `count`, each of the expected shape; builds the lookup table. */
+export function listingStore(bytes: Buffer, count: number): ListingStore {
+  const lineStarts = new Uint32Array(count + 1);
+  const slugEnds = new Uint32Array(count);
+  let size = 1;
+  while (size < count * 4) size *= 2;
+  const table = new Uint32Array(size);
+  let position = 0;
+  for (let rank = 0; rank < count; rank += 1) {
+    lineStarts[rank] = position;
+    const end = bytes.indexOf(NEWLINE, position);
+    if (end < 0) throw new ListingShapeError(`businesses.ndjson holds ${rank} listings, the index ${count}.`);
+    const idStart = position + ID_PREFIX.length;
+    const slugStart = position + SLUG_START;
+    const slugEnd = bytes.indexOf(QUOTE, slugStart);
+    if (
+      end - position <= SLUG_START ||
+      bytes.compare(ID_PREFIX, 0, ID_PREFIX.length, position, idStart) !== 0 ||
+      bytes.compare(SLUG_PREFIX, 0, SLUG_PREFIX.length, idStart + ID_LENGTH, slugStart) !== 0 ||
+      slugEnd < 0 ||
+      slugEnd >= end
+    ) {
+      throw new ListingShapeError(`listing ${rank + 1} of businesses.ndjson does not start with its id and slug.`);
+    }
+    slugEnds[rank] = slugEnd;
+    insert(table, hashBytes(bytes, slugStart, slugEnd), rank);
+    insert(table, hashBytes(bytes, idStart, idStart + ID_LENGTH), rank);
+    position = end + 1;
+  }
+  if (position !== bytes.length) throw new ListingShapeError(`businesses.ndjson holds more listings than the index's ${count}.`);
+  lineStarts[count] = position;
+  return { count, bytes, lineStarts, slugEnds, table };
+}
+
+/** The slug of the listing at `rank`. */
+export function slugAt(store: ListingStore, rank: number): string {
+  return store.bytes.toString("latin1", (store.lineStarts[rank] ?? 0) + SLUG_START, store.slugEnds[rank] ?? 0);
+}
+
+/** The rank of the listing whose slug, or lower-case id, is `identifier` (ASCII letters, digits and hyphens). */
+export function rankOf(store: ListingStore, identifier: string): number | undefined {
+  const { table, bytes, lineStarts, slugEnds } = store;
+  const mask = table.length - 1;
+  for (let slot = hashText(identifier) & mask; ; slot = (slot + 1) & mask) {
+    const entry = table[slot] ?? 0;
+    if (entry === 0) return undefined;
+    const rank = entry - 1;
+    const start = lineStarts[rank] ?? 0;
+    const idStart = start + ID_PREFIX.length;
+    if (
+      equalsAscii(bytes, start + SLUG_START, slugEnds[rank] ?? 0, identifier) ||
+      equalsAscii(bytes, idStart, idStart + ID_LENGTH, identifier)
+    ) {
+      return rank;
+    }
+  }
+}
+
+/** Whether two listings share a slug or an id (the loader refuses such a snapshot). */
+export function hasDuplicateIdentifiers(store: ListingStore): boolean {
+  for (let rank = 0; rank < store.count; rank += 1) {
+    const start = store.lineStarts[rank] ?? 0;
+    const slug = slugAt(store, rank);
+    const id = store.bytes.toString("latin1", start + ID_PREFIX.length, start + ID_PREFIX.length + ID_LENGTH);
+    if (rankOf(store, slug) !== rank || rankOf(store, id) !== rank) return true;
+  }
+  return false;
+}
