@@ -161,13 +161,10 @@ export function findBusiness(directory: Directory, identifier: string): number |
   return rankOf(directory.listings, identifier) ?? rankOf(directory.listings, identifier.toLowerCase());
 }
 
-/**
- * A listing's JSON, exactly as the snapshot holds it (and REST answers it): a copy, since the
- * snapshot's bytes live in shared memory, which fastify does not send as a Buffer.
- */
+/** A listing's JSON, exactly as the snapshot holds it (and REST answers it): a view, not a copy. */
 export function listingJson(directory: Directory, rank: number): Buffer {
   const { bytes, lineStarts } = directory.listings;
-  return Buffer.from(bytes.subarray(lineStarts[rank] ?? 0, (lineStarts[rank + 1] ?? 1) - 1));
+  return bytes.subarray(lineStarts[rank] ?? 0, (lineStarts[rank + 1] ?? 1) - 1);
 }
 
 /** A listing's fields, parsed from its JSON (for pages and MCP, which need more than the bytes). */

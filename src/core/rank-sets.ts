@@ -91,6 +91,97 @@ export interface RankPage {
   readonly more: boolean;
 }
 
+/** Collects the page's matches: positions [offset, end) of the intersection, and whether one more exists. */
+class PageCollector {
+  readonly ranks: number[] = [];
+  #matches = 0;
+  readonly #offset: number;
+  readonly #end: number;
+
+  constructor(offset: number, end: number) {
+    this.#offset = offset;
+    this.#end = end;
+  }
+
+  /** Counts a match; false once the match past the page has been found. */
+  keep(rank: number): boolean {
+    this.#matches += 1;
+    if (this.#matches > this.#end) return false;
+    if (this.#matches > this.#offset) this.ranks.push(rank);
+    return true;
+  }
+
+  /** Counts `count` matches wholly before the page without walking them; false if they would reach it. */
+  skip(count: number): boolean {
+    if (this.#matches + count > this.#offset) return false;
+    this.#matches += count;
+    return true;
+  }
+}
+
+/**
+ * Walks an ascending array, keeping the ranks every bitmap holds. Indexed loops, with one and two
+ * bitmaps written out: this is the hottest loop of a search.
+ */
+function walkSorted(driver: Uint32Array, others: readonly Uint32Array[], page: PageCollector): boolean {
+  const n = driver.length;
+  if (others.length === 1) {
+    const a = others[0] as Uint32Array;
+    for (let i = 0; i < n; i += 1) {
+      const rank = driver[i] as number;
+      if ((a[rank >>> 5] as number) & (1 << (rank & 31)) && !page.keep(rank)) return true;
+    }
+    return false;
+  }
+  if (others.length === 2) {
+    const a = others[0] as Uint32Array;
+    const b = others[1] as Uint32Array;
+    for (let i = 0; i < n; i += 1) {
+      const rank = driver[i] as number;
+      const word = rank >>> 5;
+      const bit = 1 << (rank & 31);
+      if ((a[word] as number) & (b[word] as number) & bit && !page.keep(rank)) return true;
+    }
+    return false;
+  }
+  outer: for (let i = 0; i < n; i += 1) {
+    const rank = driver[i] as number;
+    const word = rank >>> 5;
+    const bit = 1 << (rank & 31);
+    for (let j = 0; j < others.length; j += 1) if ((((others[j] as Uint32Array)[word] as number) & bit) === 0) continue outer;
+    if (!page.keep(rank)) return true;
+  }
+  return false;
+}
+
+/**
+ * ANDs bitmaps 32 ranks at a time, visiting only the words every summary marks as not empty;
+ * words wholly before the page are counted, not walked (a deep offset costs a popcount a word).
+ */
+function walkBitmaps(all: readonly Uint32Array[], marks: readonly Uint32Array[], page: PageCollector): boolean {
+  const sets = all.length;
+  const first = all[0] as Uint32Array;
+  const firstMarks = marks[0] as Uint32Array;
+  for (let block = 0; block < firstMarks.length; block += 1) {
+    let candidates = firstMarks[block] as number;
+    for (let i = 1; candidates !== 0 && i < sets; i += 1) candidates &= (marks[i] as Uint32Array)[block] as number;
+    while (candidates !== 0) {
+      const lowest = candidates & -candidates;
+      candidates ^= lowest;
+      const word = block * 32 + (31 - Math.clz32(lowest));
+      let value = first[word] as number;
+      for (let i = 1; value !== 0 && i < sets; i += 1) value &= (all[i] as Uint32Array)[word] as number;
+      if (value === 0 || page.skip(popcount(value))) continue;
+      while (value !== 0) {
+        const low = value & -value;
+        if (!page.keep(word * 32 + (31 - Math.clz32(low)))) return true;
+        value ^= low;
+      }
+    }
+  }
+  return false;
+}
+
 /**
  * Pages through the intersection of `sets` in rank order, stopping one match past the page.
  * A small smallest set is walked, its ranks looked up in the others' bitmaps; otherwise the
@@ -99,59 +190,21 @@ export interface RankPage {
  */
 export function pageOfIntersection(sets: readonly RankSet[], count: number, offset: number, limit: number): RankPage {
   const end = offset + limit;
-  const ranks: number[] = [];
   if (sets.length === 0) {
+    const ranks: number[] = [];
     for (let rank = offset; rank < Math.min(end, count); rank += 1) ranks.push(rank);
     return { ranks, more: count > end };
   }
   const ordered = [...sets].sort((a, b) => sizeOf(a) - sizeOf(b));
   const driver = ordered[0] as RankSet;
   const others = ordered.slice(1).map((set) => bitsOf(set, count));
-  let matches = 0;
-  // Counts a match; false once the match past the page has been found.
-  const keep = (rank: number): boolean => {
-    matches += 1;
-    if (matches > end) return false;
-    if (matches > offset) ranks.push(rank);
-    return true;
-  };
-
-  if (driver.kind === "sorted" && driver.ranks.length * 32 < count) {
-    outer: for (const rank of driver.ranks) {
-      const word = rank >>> 5;
-      const bit = 1 << (rank & 31);
-      for (const bits of others) if (((bits[word] ?? 0) & bit) === 0) continue outer;
-      if (!keep(rank)) return { ranks, more: true };
-    }
-    return { ranks, more: false };
+  if (driver.kind === "sorted" && others.length === 0) {
+    return { ranks: Array.from(driver.ranks.subarray(offset, end)), more: driver.ranks.length > end };
   }
-
-  // Otherwise the bitmaps are ANDed, visiting only the words every set's summary marks as not empty.
-  const all = [bitsOf(driver, count), ...others];
-  const marks = all.map(summaryOf);
-  const summaryWords = marks[0]?.length ?? 0;
-  for (let block = 0; block < summaryWords; block += 1) {
-    let candidates = marks[0]?.[block] ?? 0;
-    for (let i = 1; candidates !== 0 && i < marks.length; i += 1) candidates &= marks[i]?.[block] ?? 0;
-    while (candidates !== 0) {
-      const lowest = candidates & -candidates;
-      candidates ^= lowest;
-      const word = block * 32 + (31 - Math.clz32(lowest));
-      let value = all[0]?.[word] ?? 0;
-      for (let i = 1; value !== 0 && i < all.length; i += 1) value &= all[i]?.[word] ?? 0;
-      if (value === 0) continue;
-      // Words wholly before the page are counted, not walked: a deep offset costs a popcount a word.
-      const inWord = popcount(value);
-      if (matches + inWord <= offset) {
-        matches += inWord;
-        continue;
-      }
-      while (value !== 0) {
-        const low = value & -value;
-        if (!keep(word * 32 + (31 - Math.clz32(low)))) return { ranks, more: true };
-        value ^= low;
-      }
-    }
-  }
-  return { ranks, more: false };
+  const page = new PageCollector(offset, end);
+  const more =
+    driver.kind === "sorted" && driver.ranks.length * 32 < count
+      ? walkSorted(driver.ranks, others, page)
+      : walkBitmaps([bitsOf(driver, count), ...others], [bitsOf(driver, count), ...others].map(summaryOf), page);
+  return { ranks: page.ranks, more };
 }

@@ -380,10 +380,7 @@ export const pagesPlugin: FastifyPluginAsync<{ service: CatalogService }> = asyn
     },
   });
 
-  /**
-   * The whole directory for bulk use: the snapshot's own bytes, never copied (sent as a stream:
-   * they live in shared memory, which fastify does not send as a Buffer).
-   */
+  /** The whole directory for bulk use: the snapshot's own bytes, never copied. */
   readOnlyRoute(app, {
     url: BULK_NDJSON_PATH,
     handler: async (request, reply) =>
@@ -393,7 +390,7 @@ export const pagesPlugin: FastifyPluginAsync<{ service: CatalogService }> = asyn
         reply.headers({ ...TEXT_HEADERS, etag: tag, "cache-control": CACHE_CONTROL_SUCCESS });
         if (matchesIfNoneMatch(request, tag)) return reply.code(304).send();
         reply.header("content-length", bytes.length).type(NDJSON_TYPE);
-        return reply.send(request.method === "HEAD" ? null : Readable.from([bytes]));
+        return reply.send(request.method === "HEAD" ? null : bytes);
       }),
   });
   readOnlyRoute(app, {

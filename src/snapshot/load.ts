@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { open, readFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { extname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
@@ -36,29 +36,12 @@ const ajv = createAjv();
 const validateOfferings = ajv.compile({ type: "array", maxItems: MAX_OFFERINGS, items: OfferingSchema });
 const validateSite = ajv.compile<SiteInfo>(SiteInfoSchema);
 
-/** A file's bytes in memory a worker thread can read too (the listings, validated off the main thread). */
-async function readShared(path: string): Promise<Buffer> {
-  const file = await open(path, "r");
-  try {
-    const { size } = await file.stat();
-    const bytes = Buffer.from(new SharedArrayBuffer(size));
-    for (let at = 0; at < size; ) {
-      const { bytesRead } = await file.read(bytes, at, size - at, at);
-      if (bytesRead === 0) break;
-      at += bytesRead;
-    }
-    return bytes;
-  } finally {
-    await file.close();
-  }
-}
-
 /** A snapshot file's bytes, checked against the size and SHA-256 the manifest gives for it. */
-async function readVerified(distDir: string, manifest: Manifest, file: (typeof VERIFIED_FILES)[number], shared = false): Promise<Buffer> {
+async function readVerified(distDir: string, manifest: Manifest, file: (typeof VERIFIED_FILES)[number]): Promise<Buffer> {
   const path = snapshotPath(distDir, file);
   let bytes: Buffer;
   try {
-    bytes = shared ? await readShared(path) : await readFile(path);
+    bytes = await readFile(path);
   } catch {
     throw new SnapshotError(`${path} is missing or unreadable; run \`npm run build\`.`);
   }
@@ -123,11 +106,6 @@ async function loadCatalog(distDir: string, manifest: Manifest): Promise<Catalog
 }
 
 /**
- * Every listing is checked against the PublicBusiness schema, so nothing but approved public
- * fields can be served, whatever dist/ holds: in a worker thread, over the same memory, so the
- * million objects parsing makes never enter the server's heap.
- */
-/**
  * The worker's module. Run from TypeScript sources, a worker does not inherit tsx's loader on
  * Node.js 20 (privatenumber/tsx#354), so it starts from a one-line module that registers tsx and
  * then imports the worker.
@@ -143,8 +121,14 @@ function workerScript(): URL {
   return new URL(`data:text/javascript,${encodeURIComponent(bootstrap)}`);
 }
 
-function checkListings(bytes: Buffer): { readonly done: Promise<void>; readonly stop: () => void } {
-  const request: ValidationRequest = { buffer: bytes.buffer as SharedArrayBuffer, byteOffset: bytes.byteOffset, byteLength: bytes.length };
+/**
+ * Every listing is checked against the PublicBusiness schema, so nothing but approved public
+ * fields can be served, whatever dist/ holds: in a worker thread that reads the file itself, so
+ * the million objects parsing makes never enter the server's heap, and the loader meanwhile builds
+ * its lookups. The worker's digest of what it read must be the manifest's.
+ */
+function checkListings(path: string, sha256: string): { readonly done: Promise<void>; readonly stop: () => void } {
+  const request: ValidationRequest = { path };
   const worker = new Worker(workerScript(), { workerData: request });
   const done = new Promise<ValidationResult>((resolve, reject) => {
     worker.once("message", resolve);
@@ -152,6 +136,7 @@ function checkListings(bytes: Buffer): { readonly done: Promise<void>; readonly 
     worker.once("exit", (code) => reject(new Error(`the listing check stopped with code ${code}`)));
   }).then((result) => {
     if (!result.ok) throw new SnapshotError(result.problem);
+    if (result.sha256 !== sha256) throw new SnapshotError("businesses.ndjson changed while it was being loaded; run `npm run build`.");
   });
   done.catch(() => {});
   return { done, stop: () => void worker.terminate() };
@@ -159,7 +144,7 @@ function checkListings(bytes: Buffer): { readonly done: Promise<void>; readonly 
 
 async function loadDirectory(distDir: string, manifest: Manifest): Promise<Directory> {
   const [bytes, header, arrays] = await Promise.all([
-    readVerified(distDir, manifest, "businessesNdjson", true),
+    readVerified(distDir, manifest, "businessesNdjson"),
     readVerified(distDir, manifest, "directoryIndex"),
     readVerified(distDir, manifest, "directoryArrays"),
   ]);
@@ -174,7 +159,7 @@ async function loadDirectory(distDir: string, manifest: Manifest): Promise<Direc
     throw new SnapshotError("businesses.ndjson is not the file the directory index was built from.");
   }
   // The schema check runs in its worker while this thread builds the lookups.
-  const check = checkListings(bytes);
+  const check = checkListings(snapshotPath(distDir, "businessesNdjson"), manifest.files.businessesNdjson.sha256);
   try {
     let listings: ListingStore;
     try {

@@ -15,8 +15,13 @@ const SPECIAL_FOLDS: Readonly<Record<string, string>> = {
 };
 const SPECIAL_FOLD_PATTERN = new RegExp(`[${Object.keys(SPECIAL_FOLDS).join("")}]`, "g");
 
+/** Printable ASCII: nothing to strip or spell out. */
+const PLAIN = /^[ -~]*$/;
+
 /** Lower-cases and strips accents: `Café` → `cafe`, `Straße` → `strasse`. */
 export function fold(text: string): string {
+  // The common case, and on a search's hot path.
+  if (PLAIN.test(text)) return text.toLowerCase();
   return text
     .normalize("NFD")
     .replace(/\p{M}/gu, "")

@@ -62,7 +62,7 @@ describe("answers are serialised once: the catalog's per snapshot, a listing's a
     assert.ok(listings !== undefined && rank !== undefined);
     const line = listings.bytes.subarray(listings.lineStarts[rank], (listings.lineStarts[rank + 1] ?? 0) - 1);
     assert.ok(bySlug.body.equals(line), "the line as the snapshot holds it, not serialised again");
-    assert.ok(bySlug.body.buffer instanceof ArrayBuffer, "in memory fastify sends as a Buffer");
+    assert.equal(bySlug.body.buffer, listings.bytes.buffer, "a view of the loaded bytes, not a copy");
     for (const identifier of [bySlug.value.id, bySlug.value.id.toUpperCase()]) {
       const byId = service.getBusiness(identifier);
       assert.ok(byId.body.equals(bySlug.body));

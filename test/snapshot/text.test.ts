@@ -12,6 +12,8 @@ test("fold lower-cases and strips accents, and spells out letters decomposition 
     ["Œuvre", "oeuvre"],
     ["Łódź", "lodz"],
     ["São Paulo", "sao paulo"],
+    ["Plumbing & Heating Ltd.", "plumbing & heating ltd."],
+    ["A\tTab", "a\ttab"],
   ];
   for (const [input, expected] of cases) assert.equal(fold(input), expected, input);
 });
