@@ -63,25 +63,36 @@ function send(reply: FastifyReply, answer: Answer<unknown>): FastifyReply {
   return reply.header("etag", answer.etag).type(JSON_TYPE).send(answer.body);
 }
 
-/** The REST routes of src/api/routes.ts (each also answers 405 for other methods), and /openapi.json. */
+/**
+ * The REST routes of src/api/routes.ts (each also answers 405 for other methods), and /openapi.json.
+ * Handlers are synchronous: an async one costs a promise and a microtask on every request.
+ */
 export function restRoutes(app: FastifyInstance, service: CatalogService): void {
   const typed = app.withTypeProvider<TypeProvider>();
 
   typed.route({
     ...routeOptions(ROUTES.searchServiceBusinesses),
-    handler: async (request, reply) => send(reply, service.searchBusinesses(request.query)),
+    handler: (request, reply) => {
+      send(reply, service.searchBusinesses(request.query));
+    },
   });
   typed.route({
     ...routeOptions(ROUTES.getServiceBusiness),
-    handler: async (request, reply) => send(reply, service.getBusiness(request.params.identifier)),
+    handler: (request, reply) => {
+      send(reply, service.getBusiness(request.params.identifier));
+    },
   });
   typed.route({
     ...routeOptions(ROUTES.listServiceOfferings),
-    handler: async (request, reply) => send(reply, service.searchOfferings(request.query.q)),
+    handler: (request, reply) => {
+      send(reply, service.searchOfferings(request.query.q));
+    },
   });
   typed.route({
     ...routeOptions(ROUTES.getServiceOffering),
-    handler: async (request, reply) => send(reply, service.getOffering(request.params.slug)),
+    handler: (request, reply) => {
+      send(reply, service.getOffering(request.params.slug));
+    },
   });
   for (const spec of Object.values(ROUTES)) rejectOtherMethods(app, fastifyUrl(spec.path));
 

@@ -65,14 +65,21 @@ export async function registerMcp(app: FastifyInstance, { service, config }: Mcp
       method: "POST",
       url: MCP_PATH,
       bodyLimit: MCP_MAX_MESSAGE_BYTES,
-      onRequest: async (request) => {
-        rules.checkCaller(request.headers);
-        rules.checkPost(request.headers);
+      // A callback hook and a synchronous handler: each promise costs on every request.
+      onRequest: (request, _reply, done) => {
+        try {
+          rules.checkCaller(request.headers);
+          rules.checkPost(request.headers);
+        } catch (error) {
+          done(error as Error);
+          return;
+        }
+        done();
       },
-      handler: async (request, reply) => {
+      handler: (request, reply) => {
         const response = dispatch(toMessage(request.body), request.log);
-        if (response === null) return reply.code(202).send();
-        return reply.type("application/json").send(response);
+        if (response === null) reply.code(202).send();
+        else reply.type("application/json").send(response);
       },
     });
 

@@ -107,26 +107,46 @@ function toolCallParams(params: unknown): { name: string; arguments: Record<stri
 const LISTING_NOTICE_JSON = JSON.stringify(LISTING_NOTICE);
 
 /**
- * A tool's outcome as the JSON-RPC response text. A successful answer's JSON (the REST body, made
- * once) is spliced in as structuredContent and, escaped, as the text copy: it is neither parsed
- * nor serialised again.
+ * The JSON string literal of `json` (compact JSON in UTF-8), as Latin-1 characters, one a byte of
+ * its UTF-8: what JSON.stringify(json.toString()) gives, without decoding or encoding UTF-8.
+ * Compact JSON holds no raw control characters, so escaping it only touches " and \ (ASCII);
+ * read as Latin-1, JSON.stringify escapes exactly those and keeps every other byte as it is.
  */
-function toolResponse(id: string | number, outcome: ToolOutcome): string {
-  if (outcome.kind === "error") return JSON.stringify({ jsonrpc: "2.0", id, result: outcome.result });
-  const { json } = outcome.answer;
-  const notice = outcome.listingText ? `,{"type":"text","text":${LISTING_NOTICE_JSON}}` : "";
-  return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"content":[{"type":"text","text":${JSON.stringify(json)}}${notice}],"structuredContent":${json}}}`;
+export function jsonStringOfBytes(json: Buffer): string {
+  return JSON.stringify(json.toString("latin1"));
 }
 
-/** The JSON-RPC response text for one request, or throws RpcError. */
-type Handler = (request: { id: string | number; method: string; params?: unknown }, log: FastifyBaseLogger) => string;
+/**
+ * A tool's outcome as the JSON-RPC response. A successful answer's JSON (the REST body, made
+ * once) is spliced in as bytes, as structuredContent and, escaped, as the text copy: it is
+ * neither parsed nor serialised again, nor decoded as UTF-8.
+ */
+function toolResponse(id: string | number, outcome: ToolOutcome): string | Buffer {
+  if (outcome.kind === "error") return JSON.stringify({ jsonrpc: "2.0", id, result: outcome.result });
+  const { body } = outcome.answer;
+  const text = jsonStringOfBytes(body);
+  const head = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"content":[{"type":"text","text":`;
+  const middle = `}${outcome.listingText ? `,{"type":"text","text":${LISTING_NOTICE_JSON}}` : ""}],"structuredContent":`;
+  const headBytes = Buffer.byteLength(head);
+  const middleBytes = Buffer.byteLength(middle);
+  const response = Buffer.allocUnsafe(headBytes + text.length + middleBytes + body.length + 2);
+  let at = response.write(head, 0, "utf8");
+  at += response.write(text, at, "latin1");
+  at += response.write(middle, at, "utf8");
+  at += body.copy(response, at);
+  response.write("}}", at, "latin1");
+  return response;
+}
+
+/** The JSON-RPC response for one request (text, or UTF-8 bytes), or throws RpcError. */
+type Handler = (request: { id: string | number; method: string; params?: unknown }, log: FastifyBaseLogger) => string | Buffer;
 
 /**
  * The MCP server, stateless: one dispatcher built at start answers every request from the
  * tools' definitions and the current snapshot. No SDK Server is built per request (that cost
  * more than a search); the SDK's schemas still check the params of every method but tools/call.
  */
-export function createDispatcher(context: McpContext): (message: RpcMessage, log: FastifyBaseLogger) => string | null {
+export function createDispatcher(context: McpContext): (message: RpcMessage, log: FastifyBaseLogger) => string | Buffer | null {
   const { service } = context;
   const result = (id: string | number, value: unknown) => JSON.stringify({ jsonrpc: "2.0", id, result: value });
   const handlers: Record<string, Handler> = {

@@ -126,10 +126,13 @@ export function requestRules(config: Pick<Config, "baseUrl" | "mcpAllowedHosts" 
 
   return {
     checkCaller(headers) {
-      const host = headers.host === undefined ? undefined : normalHost(headers.host, base.protocol);
-      if (host === undefined || !hosts.has(host)) throw refusals.forbiddenHost();
-      const origin = headers.origin;
-      if (origin !== undefined) {
+      // A header already in normal form is found as it is; only others are parsed as URLs.
+      const { host: rawHost, origin } = headers;
+      if (rawHost === undefined || !hosts.has(rawHost)) {
+        const host = rawHost === undefined ? undefined : normalHost(rawHost, base.protocol);
+        if (host === undefined || !hosts.has(host)) throw refusals.forbiddenHost();
+      }
+      if (origin !== undefined && !origins.has(origin)) {
         const normal = normalOrigin(origin);
         if (normal === undefined || !origins.has(normal)) throw refusals.forbiddenOrigin();
       }

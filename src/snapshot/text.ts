@@ -34,6 +34,12 @@ export function fold(text: string): string {
  * character that is not a letter, mark or digit separates.
  */
 export function words(text: string): string[] {
+  // In printable ASCII, the letters, marks and digits are [A-Za-z0-9] (the common case).
+  if (PLAIN.test(text))
+    return text
+      .replace(/'/g, "")
+      .split(/[^A-Za-z0-9]+/)
+      .filter((word) => word.length > 0);
   return text
     .replace(/['’]/g, "")
     .split(/[^\p{L}\p{M}\p{N}]+/u)
