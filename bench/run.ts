@@ -1,13 +1,14 @@
 /**
  * `npm run bench`: for each directory size, generates content (bench/generate.ts), builds it,
  * checks it, starts the real server (src/server.ts) in its own process, and drives each scenario
- * with autocannon from another process (bench/load.ts) for a fixed time; a bare fastify route
+ * with autocannon from another process (bench/load.ts) for a fixed time after an unmeasured
+ * warm-up (JIT and index caches warm, as on a server in service); a bare fastify route
  * (bench/baseline.ts) is measured in the same run as the yardstick. Prints one table and writes it
  * to bench/results.json. Everything listens on 127.0.0.1 and every load test stops by itself.
  *
  *   npm run bench                      sizes 1,000, 10,000 and 100,000
  *   npm run bench -- --million         and 1,000,000
- *   npm run bench -- --sizes 1000 --seconds 3
+ *   npm run bench -- --sizes 1000 --seconds 3 --warmup 1
  *
  * BENCH_DIR (default: the system's temporary folder) keeps the generated content between runs.
  */
@@ -34,6 +35,7 @@ const { values } = parseArgs({
     sizes: { type: "string" },
     million: { type: "boolean", default: false },
     seconds: { type: "string", default: "8" },
+    warmup: { type: "string", default: "2" },
     connections: { type: "string", default: "50" },
     out: { type: "string", default: join(ROOT, "bench", "results.json") },
   },
@@ -41,6 +43,7 @@ const { values } = parseArgs({
 const sizes =
   values.sizes !== undefined ? values.sizes.split(",").map(Number) : [1_000, 10_000, 100_000, ...(values.million ? [1_000_000] : [])];
 const SECONDS = Number(values.seconds);
+const WARMUP_SECONDS = Number(values.warmup);
 const CONNECTIONS = Number(values.connections);
 const WORK = join(process.env.BENCH_DIR ?? tmpdir(), "catalog-bench");
 
@@ -107,10 +110,10 @@ async function stop(child: ChildProcess): Promise<void> {
   await Promise.race([exited, sleep(15_000).then(() => child.kill("SIGKILL"))]);
 }
 
-/** One scenario: autocannon in its own process for SECONDS. */
-async function load(name: string, spec: Omit<LoadSpec, "connections" | "seconds">): Promise<Row> {
+/** One scenario: autocannon in its own process, WARMUP_SECONDS unmeasured, then SECONDS measured. */
+async function load(name: string, spec: Omit<LoadSpec, "connections" | "seconds" | "warmupSeconds">): Promise<Row> {
   const file = join(WORK, "load-spec.json");
-  await writeFile(file, JSON.stringify({ ...spec, connections: CONNECTIONS, seconds: SECONDS }));
+  await writeFile(file, JSON.stringify({ ...spec, connections: CONNECTIONS, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS }));
   const { stdout } = await timed("bench/load.ts", [file], {});
   const result = JSON.parse(stdout.trim().split("\n").at(-1) ?? "{}") as LoadResult;
   console.log(
@@ -186,7 +189,8 @@ async function measureSize(listings: number): Promise<SizeResult> {
     const server = await start(
       ["src/server.ts"],
       { ...env, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "warn", CACHE_SECONDS: cache },
-      `${url}/api/offerings`,
+      // Ready means a directory search answers (a directory that failed to load answers 503).
+      `${url}/api/directory?limit=1`,
     );
     const rss = await rssMiB(server.child.pid);
     if (cache === "0") {
@@ -297,13 +301,15 @@ function table(results: SizeResult[]): string {
 
 await mkdir(WORK, { recursive: true });
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? "CPU"}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${process.platform}`;
-console.log(`${machine}; ${CONNECTIONS} connections, ${SECONDS} s per scenario; work folder ${WORK}`);
+console.log(
+  `${machine}; ${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up and ${SECONDS} s measured per scenario; work folder ${WORK}`,
+);
 const results: SizeResult[] = [];
 for (const listings of sizes) results.push(await measureSize(listings));
 const markdown = table(results);
 console.log(`\n${markdown}`);
 await writeFile(
   values.out,
-  `${JSON.stringify({ date: new Date().toISOString(), machine, connections: CONNECTIONS, seconds: SECONDS, results, table: markdown }, null, 2)}\n`,
+  `${JSON.stringify({ date: new Date().toISOString(), machine, connections: CONNECTIONS, warmupSeconds: WARMUP_SECONDS, seconds: SECONDS, results, table: markdown }, null, 2)}\n`,
 );
 console.log(`\nwritten to ${values.out}`);

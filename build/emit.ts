@@ -9,6 +9,7 @@ import { sitemapPages } from "../src/render/sitemap.ts";
 import { buildDirectoryIndex, encodeDirectoryIndex } from "../src/snapshot/directory-index.ts";
 import {
   type FileDigest,
+  LISTING_BLOCK_BYTES,
   type Manifest,
   pageFile,
   SNAPSHOT_FILES,
@@ -98,10 +99,16 @@ class FileWriter {
     this.digests.set(file, { bytes: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex") });
   }
 
-  /** A large file written in parts, so it never exists whole in memory; returns its digest. */
-  stream(file: SnapshotFile, parts: Iterable<string>): FileDigest {
+  /**
+   * A large file written in parts, so it never exists whole in memory; returns its digest, with
+   * the digests of its LISTING_BLOCK_BYTES blocks when `blocks` is set.
+   */
+  stream(file: SnapshotFile, parts: Iterable<string>, { blocks = false } = {}): FileDigest {
     const fd = openSync(this.#path(SNAPSHOT_FILES[file]), "w");
     const hash = createHash("sha256");
+    const blockDigests: string[] = [];
+    let block = createHash("sha256");
+    let inBlock = 0;
     let bytes = 0;
     try {
       for (const part of parts) {
@@ -109,11 +116,23 @@ class FileWriter {
         writeSync(fd, chunk);
         hash.update(chunk);
         bytes += chunk.length;
+        for (let at = 0; blocks && at < chunk.length; ) {
+          const take = Math.min(chunk.length - at, LISTING_BLOCK_BYTES - inBlock);
+          block.update(chunk.subarray(at, at + take));
+          at += take;
+          inBlock += take;
+          if (inBlock === LISTING_BLOCK_BYTES) {
+            blockDigests.push(block.digest("hex"));
+            block = createHash("sha256");
+            inBlock = 0;
+          }
+        }
       }
     } finally {
       closeSync(fd);
     }
-    const digest = { bytes, sha256: hash.digest("hex") };
+    if (blocks && inBlock > 0) blockDigests.push(block.digest("hex"));
+    const digest: FileDigest = { bytes, sha256: hash.digest("hex"), ...(blocks ? { blocks: blockDigests } : {}) };
     this.digests.set(file, digest);
     return digest;
   }
@@ -137,7 +156,7 @@ async function writeFiles(
   const out = new FileWriter(root);
 
   const lines = model.businesses.map((business) => JSON.stringify(business));
-  out.stream("businessesNdjson", chunked(lines, "", "\n", lines.length === 0 ? "" : "\n"));
+  out.stream("businessesNdjson", chunked(lines, "", "\n", lines.length === 0 ? "" : "\n"), { blocks: true });
   out.stream("businesses", chunked(lines, "[\n", ",\n", "\n]\n"));
   const listingsSha256 = out.digests.get("businessesNdjson")?.sha256 ?? "";
   const version = createHash("sha256")

@@ -1,13 +1,16 @@
 /** The entry point: config → snapshot → app → listen, and a graceful stop on signals. */
 import closeWithGrace from "close-with-grace";
-import { buildApp } from "./app.ts";
 import { ConfigError, readConfig } from "./config.ts";
-import { CatalogService } from "./core/service.ts";
 import { loadSnapshot, SnapshotError } from "./snapshot/load.ts";
 
 async function main(): Promise<void> {
   const config = readConfig();
-  const snapshot = await loadSnapshot(config.distDir);
+  // The snapshot's listing check starts its worker threads at once; the application's modules
+  // load meanwhile instead of before.
+  const loading = loadSnapshot(config.distDir);
+  loading.catch(() => {});
+  const [{ buildApp }, { CatalogService }] = await Promise.all([import("./app.ts"), import("./core/service.ts")]);
+  const snapshot = await loading;
   const service = new CatalogService({ snapshot: () => snapshot, cacheSeconds: config.cacheSeconds });
   const app = await buildApp({ service, config, logger: { level: config.logLevel } });
 

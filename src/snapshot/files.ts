@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { BULK_JSON_PATH, BULK_NDJSON_PATH } from "../contract.ts";
 
@@ -34,12 +35,33 @@ export function snapshotPath(distDir: string, file: SnapshotFile): string {
 }
 
 /** Bump when the layout or meaning of snapshot files changes, so an old `dist/` is refused. */
-export const SNAPSHOT_FORMAT_VERSION = 2;
+export const SNAPSHOT_FORMAT_VERSION = 3;
 
 export interface FileDigest {
   readonly bytes: number;
   /** SHA-256 of the file, hex. */
   readonly sha256: string;
+  /**
+   * For businesses.ndjson: SHA-256 of each LISTING_BLOCK_BYTES block, in order, so the loader's
+   * worker threads can verify the parts they read without the whole file's digest.
+   */
+  readonly blocks?: readonly string[];
+}
+
+/** The block size of FileDigest.blocks. */
+export const LISTING_BLOCK_BYTES = 8 * 2 ** 20;
+
+/** SHA-256 (hex) of each `blockBytes` block of `bytes`, for a caller that has the whole file. */
+export function blockDigests(bytes: Buffer, blockBytes = LISTING_BLOCK_BYTES): string[] {
+  const blocks: string[] = [];
+  for (let at = 0; at < bytes.length; at += blockBytes) {
+    blocks.push(
+      createHash("sha256")
+        .update(bytes.subarray(at, at + blockBytes))
+        .digest("hex"),
+    );
+  }
+  return blocks;
 }
 
 export interface Manifest {

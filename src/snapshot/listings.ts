@@ -57,14 +57,44 @@ function equalsAscii(bytes: Buffer, start: number, end: number, text: string): b
   return true;
 }
 
-function insert(table: Uint32Array, hash: number, rank: number): void {
-  const mask = table.length - 1;
-  let slot = hash & mask;
-  while ((table[slot] ?? 0) !== 0) slot = (slot + 1) & mask;
-  table[slot] = rank + 1;
+function equalBytes(bytes: Buffer, start: number, end: number, otherStart: number, otherEnd: number): boolean {
+  if (end - start !== otherEnd - otherStart) return false;
+  for (let i = 0; i < end - start; i += 1) if (bytes[start + i] !== bytes[otherStart + i]) return false;
+  return true;
 }
 
-/** Reads the lines of `bytes`: exactly `count`, each of the expected shape; builds the lookup table. */
+/** Adds key bytes start..end of listing `rank`; false when an earlier listing has that key as its slug or id. */
+function insert(
+  bytes: Buffer,
+  lineStarts: Uint32Array,
+  slugEnds: Uint32Array,
+  table: Uint32Array,
+  start: number,
+  end: number,
+  rank: number,
+): boolean {
+  const mask = table.length - 1;
+  let slot = hashBytes(bytes, start, end) & mask;
+  for (let entry = table[slot] ?? 0; entry !== 0; entry = table[slot] ?? 0) {
+    const other = entry - 1;
+    const otherId = (lineStarts[other] ?? 0) + ID_PREFIX.length;
+    if (
+      other !== rank &&
+      (equalBytes(bytes, start, end, otherId + ID_LENGTH + SLUG_PREFIX.length, slugEnds[other] ?? 0) ||
+        equalBytes(bytes, start, end, otherId, otherId + ID_LENGTH))
+    ) {
+      return false;
+    }
+    slot = (slot + 1) & mask;
+  }
+  table[slot] = rank + 1;
+  return true;
+}
+
+/**
+ * Reads the lines of `bytes`: exactly `count`, each of the expected shape, no two sharing a slug
+ * or an id; builds the lookup table.
+ */
 export function listingStore(bytes: Buffer, count: number): ListingStore {
   const lineStarts = new Uint32Array(count + 1);
   const slugEnds = new Uint32Array(count);
@@ -89,8 +119,12 @@ export function listingStore(bytes: Buffer, count: number): ListingStore {
       throw new ListingShapeError(`listing ${rank + 1} of businesses.ndjson does not start with its id and slug.`);
     }
     slugEnds[rank] = slugEnd;
-    insert(table, hashBytes(bytes, slugStart, slugEnd), rank);
-    insert(table, hashBytes(bytes, idStart, idStart + ID_LENGTH), rank);
+    if (
+      !insert(bytes, lineStarts, slugEnds, table, slugStart, slugEnd, rank) ||
+      !insert(bytes, lineStarts, slugEnds, table, idStart, idStart + ID_LENGTH, rank)
+    ) {
+      throw new ListingShapeError("two listings share a slug or an id.");
+    }
     position = end + 1;
   }
   if (position !== bytes.length) throw new ListingShapeError(`businesses.ndjson holds more listings than the index's ${count}.`);
@@ -120,15 +154,4 @@ export function rankOf(store: ListingStore, identifier: string): number | undefi
       return rank;
     }
   }
-}
-
-/** Whether two listings share a slug or an id (the loader refuses such a snapshot). */
-export function hasDuplicateIdentifiers(store: ListingStore): boolean {
-  for (let rank = 0; rank < store.count; rank += 1) {
-    const start = store.lineStarts[rank] ?? 0;
-    const slug = slugAt(store, rank);
-    const id = store.bytes.toString("latin1", start + ID_PREFIX.length, start + ID_PREFIX.length + ID_LENGTH);
-    if (rankOf(store, slug) !== rank || rankOf(store, id) !== rank) return true;
-  }
-  return false;
 }

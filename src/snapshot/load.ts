@@ -1,8 +1,6 @@
-import { createHash } from "node:crypto";
+import { webcrypto } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import { extname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { Worker } from "node:worker_threads";
+import { join } from "node:path";
 import MiniSearch from "minisearch";
 import SearchableMap from "minisearch/SearchableMap";
 import { MAX_OFFERINGS } from "../contract.ts";
@@ -11,6 +9,7 @@ import { type SiteInfo, SiteInfoSchema } from "../schemas/content.ts";
 import { type Offering, OfferingSchema } from "../schemas/offering.ts";
 import { decodeDirectoryIndex, IndexFormatError } from "./directory-index.ts";
 import {
+  LISTING_BLOCK_BYTES,
   type Manifest,
   pageFile,
   SNAPSHOT_FILES,
@@ -19,10 +18,10 @@ import {
   snapshotPath,
   VERIFIED_FILES,
 } from "./files.ts";
-import { hasDuplicateIdentifiers, ListingShapeError, type ListingStore, listingStore } from "./listings.ts";
+import { ListingCheckError, startListingCheck } from "./listing-check.ts";
+import { ListingShapeError, type ListingStore, listingStore } from "./listings.ts";
 import { INDEX_FORMAT_VERSION, OFFERING_INDEX_OPTIONS, type OfferingIndexDocument } from "./search-index.ts";
 import type { Catalog, Directory, Snapshot } from "./types.ts";
-import type { ValidationRequest, ValidationResult } from "./validate-worker.ts";
 
 /** The snapshot in `distDir` cannot be served. */
 export class SnapshotError extends Error {
@@ -46,7 +45,9 @@ async function readVerified(distDir: string, manifest: Manifest, file: (typeof V
     throw new SnapshotError(`${path} is missing or unreadable; run \`npm run build\`.`);
   }
   const expected = manifest.files[file];
-  if (bytes.length !== expected.bytes || createHash("sha256").update(bytes).digest("hex") !== expected.sha256) {
+  // Web Crypto's digest runs on libuv's thread pool: hashing 70 MB (700 MB at a million listings)
+  // does not hold the main thread, which meanwhile loads the application's modules.
+  if (bytes.length !== expected.bytes || Buffer.from(await webcrypto.subtle.digest("SHA-256", bytes)).toString("hex") !== expected.sha256) {
     throw new SnapshotError(
       `${SNAPSHOT_FILES[file]} is not the file the manifest describes (damaged, or from another build); run \`npm run build\`.`,
     );
@@ -71,6 +72,12 @@ function checkManifest(json: unknown): Manifest {
       const digest = manifest.files?.[file];
       return typeof digest?.bytes === "number" && typeof digest.sha256 === "string";
     });
+  const listings = manifest?.files?.businessesNdjson;
+  const blocksComplete =
+    listings !== undefined &&
+    Array.isArray(listings.blocks) &&
+    listings.blocks.length === Math.ceil(listings.bytes / LISTING_BLOCK_BYTES) &&
+    listings.blocks.every((block) => typeof block === "string");
   if (
     manifest === null ||
     typeof manifest !== "object" ||
@@ -78,6 +85,7 @@ function checkManifest(json: unknown): Manifest {
     manifest.indexFormatVersion !== INDEX_FORMAT_VERSION ||
     typeof manifest.version !== "string" ||
     !digestsComplete ||
+    !blocksComplete ||
     !Array.isArray(manifest.pages) ||
     !manifest.pages.every((page) => typeof page === "string" && page.startsWith("/") && !page.includes(".."))
   ) {
@@ -105,62 +113,26 @@ async function loadCatalog(distDir: string, manifest: Manifest): Promise<Catalog
   return { offerings: list, index };
 }
 
-/**
- * The worker's module. Run from TypeScript sources, a worker does not inherit tsx's loader on
- * Node.js 20 (privatenumber/tsx#354), so it starts from a one-line module that registers tsx and
- * then imports the worker.
- */
-function workerScript(): URL {
-  const worker = new URL(`./validate-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url);
-  if (!worker.pathname.endsWith(".ts")) return worker;
-  const bootstrap = [
-    `const { register } = await import(${JSON.stringify(import.meta.resolve("tsx/esm/api"))});`,
-    "register();",
-    `await import(${JSON.stringify(worker.href)});`,
-  ].join("\n");
-  return new URL(`data:text/javascript,${encodeURIComponent(bootstrap)}`);
-}
-
-/**
- * Every listing is checked against the PublicBusiness schema, so nothing but approved public
- * fields can be served, whatever dist/ holds: in a worker thread that reads the file itself, so
- * the million objects parsing makes never enter the server's heap, and the loader meanwhile builds
- * its lookups. The worker's digest of what it read must be the manifest's.
- */
-function checkListings(path: string, sha256: string): { readonly done: Promise<void>; readonly stop: () => void } {
-  const request: ValidationRequest = { path };
-  const worker = new Worker(workerScript(), { workerData: request });
-  const done = new Promise<ValidationResult>((resolve, reject) => {
-    worker.once("message", resolve);
-    worker.once("error", reject);
-    worker.once("exit", (code) => reject(new Error(`the listing check stopped with code ${code}`)));
-  }).then((result) => {
-    if (!result.ok) throw new SnapshotError(result.problem);
-    if (result.sha256 !== sha256) throw new SnapshotError("businesses.ndjson changed while it was being loaded; run `npm run build`.");
-  });
-  done.catch(() => {});
-  return { done, stop: () => void worker.terminate() };
-}
-
 async function loadDirectory(distDir: string, manifest: Manifest): Promise<Directory> {
-  const [bytes, header, arrays] = await Promise.all([
-    readVerified(distDir, manifest, "businessesNdjson"),
-    readVerified(distDir, manifest, "directoryIndex"),
-    readVerified(distDir, manifest, "directoryArrays"),
-  ]);
-  let index: Directory["index"];
+  // The schema check runs in its workers from the start, while this thread reads the files and
+  // builds the lookups.
+  const check = startListingCheck(snapshotPath(distDir, "businessesNdjson"), manifest.files.businessesNdjson);
   try {
-    index = decodeDirectoryIndex(parseJson(header, "directoryIndex"), arrays);
-  } catch (error) {
-    if (error instanceof IndexFormatError) throw new SnapshotError(`the directory index is not valid: ${error.message}.`);
-    throw error;
-  }
-  if (index.listingsSha256 !== manifest.files.businessesNdjson.sha256) {
-    throw new SnapshotError("businesses.ndjson is not the file the directory index was built from.");
-  }
-  // The schema check runs in its worker while this thread builds the lookups.
-  const check = checkListings(snapshotPath(distDir, "businessesNdjson"), manifest.files.businessesNdjson.sha256);
-  try {
+    const [bytes, header, arrays] = await Promise.all([
+      readVerified(distDir, manifest, "businessesNdjson"),
+      readVerified(distDir, manifest, "directoryIndex"),
+      readVerified(distDir, manifest, "directoryArrays"),
+    ]);
+    let index: Directory["index"];
+    try {
+      index = decodeDirectoryIndex(parseJson(header, "directoryIndex"), arrays);
+    } catch (error) {
+      if (error instanceof IndexFormatError) throw new SnapshotError(`the directory index is not valid: ${error.message}.`);
+      throw error;
+    }
+    if (index.listingsSha256 !== manifest.files.businessesNdjson.sha256) {
+      throw new SnapshotError("businesses.ndjson is not the file the directory index was built from.");
+    }
     let listings: ListingStore;
     try {
       listings = listingStore(bytes, index.count);
@@ -168,11 +140,15 @@ async function loadDirectory(distDir: string, manifest: Manifest): Promise<Direc
       if (error instanceof ListingShapeError) throw new SnapshotError(error.message);
       throw error;
     }
-    if (hasDuplicateIdentifiers(listings)) throw new SnapshotError("two listings share a slug or an id.");
     const terms = new SearchableMap<number>();
     for (const [term, text] of index.terms.entries()) terms.set(text, term);
     const countryIndex = new Map(index.countries.map((code, i) => [code, i]));
-    await check.done;
+    try {
+      await check.finish(bytes);
+    } catch (error) {
+      if (error instanceof ListingCheckError) throw new SnapshotError(error.message);
+      throw error;
+    }
     return { index, listings, terms, countryIndex };
   } finally {
     check.stop();

@@ -6,7 +6,7 @@ import { readContent } from "../../build/content.ts";
 import { deriveModel } from "../../build/derive.ts";
 import { writeSnapshot } from "../../build/emit.ts";
 import { validateContent } from "../../build/validate.ts";
-import { type Manifest, SNAPSHOT_FILES, type VERIFIED_FILES } from "../../src/snapshot/files.ts";
+import { blockDigests, type Manifest, SNAPSHOT_FILES, type VERIFIED_FILES } from "../../src/snapshot/files.ts";
 
 export const FIXTURES = new URL("../fixtures/", import.meta.url).pathname;
 export const SAMPLE_CONTENT = new URL("../../content/", import.meta.url).pathname;
@@ -36,7 +36,9 @@ export async function replaceSnapshotFile(distDir: string, file: (typeof VERIFIE
   await writeFile(join(distDir, SNAPSHOT_FILES[file]), bytes);
   const manifestPath = join(distDir, SNAPSHOT_FILES.manifest);
   const manifest = JSON.parse(await readFile(manifestPath, "utf8")) as Manifest;
-  manifest.files[file] = { bytes: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex") };
+  const sha256 = createHash("sha256").update(bytes).digest("hex");
+  manifest.files[file] =
+    file === "businessesNdjson" ? { bytes: bytes.length, sha256, blocks: blockDigests(bytes) } : { bytes: bytes.length, sha256 };
   await writeFile(manifestPath, JSON.stringify(manifest));
 }
 

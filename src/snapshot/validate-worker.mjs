@@ -1,0 +1,168 @@
+// @ts-check
+/**
+ * Checks the listings of one byte range of businesses.ndjson against the PublicBusiness schema,
+ * in a worker thread (see listing-check.ts): parsing a million listings makes a million objects,
+ * and this way none of them lives in the server's heap, nor blocks its event loop. The worker
+ * streams its blocks of the file itself and verifies each against its digest in the manifest,
+ * so it checks the very bytes the loader holds.
+ *
+ * Plain JavaScript, type-checked through JSDoc: a worker does not inherit tsx's loader on
+ * Node.js 20 (privatenumber/tsx#354), and registering it in each worker took longer than the
+ * check. The schema and Ajv's options come from the loader (src/schemas), so they are defined once.
+ */
+import { createHash } from "node:crypto";
+import { createReadStream } from "node:fs";
+import { parentPort, workerData } from "node:worker_threads";
+import { Ajv } from "ajv";
+import addFormatsPlugin from "ajv-formats";
+
+// ajv-formats ships CommonJS whose default export TypeScript sees as the module namespace.
+const addFormats = /** @type {typeof addFormatsPlugin.default} */ (/** @type {unknown} */ (addFormatsPlugin));
+
+/**
+ * The listings to check: those whose line starts at a byte in [start, end), the bytes of
+ * `blocks` (SHA-256 of each `blockBytes` block from `start` on).
+ * @typedef {object} ValidationRequest
+ * @property {string} path
+ * @property {number} start
+ * @property {number} end
+ * @property {number} blockBytes
+ * @property {string[]} blocks
+ * @property {object} schema The PublicBusiness JSON Schema.
+ * @property {import("ajv").Options} ajvOptions
+ * @property {import("ajv-formats").FormatName[]} formats
+ */
+
+/**
+ * Success; or the first bad line of the range: where the range's first line starts, how many
+ * lines come before the bad one (-1 when a block is not the manifest's), and what is wrong.
+ * @typedef {{ ok: true } | { ok: false, firstLine: number, index: number, problem: string }} ValidationResult
+ */
+
+const NEWLINE = 0x0a;
+
+/**
+ * @param {ValidationRequest} request
+ * @returns {Promise<ValidationResult>}
+ */
+async function validate({ path, start, end, blockBytes, blocks, schema, ajvOptions, formats }) {
+  const ajv = new Ajv(ajvOptions);
+  addFormats(ajv, formats);
+  const check = ajv.compile(schema);
+
+  // Each block's bytes are hashed as they come and compared with its digest when it is complete.
+  let block = 0;
+  let blockHash = createHash("sha256");
+  let blockEnd = Math.min(start + blockBytes, end);
+  /** @param {Buffer} bytes @param {number} at where `bytes` starts in the file @returns {boolean} */
+  const verify = (bytes, at) => {
+    for (let from = 0; from < bytes.length; ) {
+      const take = Math.min(bytes.length - from, blockEnd - (at + from));
+      blockHash.update(bytes.subarray(from, from + take));
+      from += take;
+      if (at + from === blockEnd) {
+        if (blockHash.digest("hex") !== blocks[block]) return false;
+        block += 1;
+        blockHash = createHash("sha256");
+        blockEnd = Math.min(blockEnd + blockBytes, end);
+      }
+    }
+    return true;
+  };
+  /** @type {ValidationResult} */
+  const changed = {
+    ok: false,
+    firstLine: start,
+    index: -1,
+    problem: "businesses.ndjson changed while it was being loaded; run `npm run build`.",
+  };
+
+  /**
+   * What is wrong with one line, or null.
+   * @param {string} text
+   * @returns {string | null}
+   */
+  const problemOf = (text) => {
+    let business;
+    try {
+      business = JSON.parse(text);
+    } catch {
+      return "is not valid JSON.";
+    }
+    if (!check(business)) return `does not match the PublicBusiness schema (${ajv.errorsText(check.errors)}).`;
+    const { id, slug } = /** @type {{ id: string, slug: string }} */ (business);
+    if (id !== id.toLowerCase()) return "has an id in capitals.";
+    // The server finds listings by the id and slug each line starts with: they must be its only ones.
+    if (!text.startsWith(`{"id":"${id}","slug":"${slug}",`)) return "does not start with its id and slug.";
+    return null;
+  };
+
+  // Reading starts one byte early: when that byte is a newline, a line starts at `start`.
+  const from = Math.max(0, start - 1);
+  /** The bytes read of the current line; null while skipping to the range's first line. */
+  let line = start === 0 ? Buffer.alloc(0) : null;
+  /** Where the range's first line starts, and how many of its lines are checked. */
+  let firstLine = start;
+  let checked = 0;
+  /** @param {string} problem @returns {ValidationResult} */
+  const failure = (problem) => ({ ok: false, firstLine, index: checked, problem });
+  /** Every line checked: success once the range's bytes have all been read and verified. @returns {Promise<ValidationResult>} */
+  const finished = async () => {
+    // The range's last line may end before its last block does: read the rest to verify it.
+    if (position < end) {
+      for await (const read of createReadStream(path, { start: position, end: end - 1, highWaterMark: 2 ** 20 })) {
+        const chunk = /** @type {Buffer} */ (read);
+        if (!verify(chunk, position)) return changed;
+        position += chunk.length;
+      }
+    }
+    return block === blocks.length ? { ok: true } : changed;
+  };
+
+  let position = from;
+  for await (const read of createReadStream(path, { start: from, highWaterMark: 2 ** 20 })) {
+    const chunk = /** @type {Buffer} */ (read);
+    const chunkStart = position;
+    position += chunk.length;
+    const hashFrom = Math.max(start, chunkStart);
+    const hashTo = Math.min(end, position);
+    if (hashFrom < hashTo && !verify(chunk.subarray(hashFrom - chunkStart, hashTo - chunkStart), hashFrom)) return changed;
+
+    let at = 0;
+    if (line === null) {
+      const newline = chunk.indexOf(NEWLINE);
+      if (newline < 0) continue;
+      at = newline + 1;
+      firstLine = chunkStart + at;
+      if (firstLine >= end) return finished();
+      line = Buffer.alloc(0);
+    }
+    // The range's last line is the one that holds byte end - 1: it ends at the first newline from there.
+    const boundary = end - 1 - chunkStart < chunk.length ? chunk.indexOf(NEWLINE, Math.max(at, end - 1 - chunkStart)) : -1;
+    const last = boundary >= 0 ? boundary : chunk.lastIndexOf(NEWLINE);
+    if (last >= at) {
+      // The chunk's complete lines are decoded at once, not one by one.
+      const text = (line.length === 0 ? chunk.subarray(at, last) : Buffer.concat([line, chunk.subarray(at, last)])).toString("utf8");
+      for (let from = 0; ; ) {
+        const stop = text.indexOf("\n", from);
+        const problem = problemOf(stop < 0 ? text.slice(from) : text.slice(from, stop));
+        if (problem !== null) return failure(problem);
+        checked += 1;
+        if (stop < 0) break;
+        from = stop + 1;
+      }
+      if (boundary >= 0) return finished();
+      at = last + 1;
+      line = Buffer.alloc(0);
+    }
+    line = Buffer.concat([line, chunk.subarray(at)]);
+  }
+  // A last line without its newline (the loader refuses those too).
+  if (line !== null && line.length > 0) {
+    const problem = problemOf(line.toString("utf8"));
+    if (problem !== null) return failure(problem);
+  }
+  return finished();
+}
+
+parentPort?.postMessage(await validate(/** @type {ValidationRequest} */ (workerData)));

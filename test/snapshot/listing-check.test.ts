@@ -1,0 +1,66 @@
+import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import { blockDigests, SNAPSHOT_FILES } from "../../src/snapshot/files.ts";
+import { blockRuns, ListingCheckError, startListingCheck } from "../../src/snapshot/listing-check.ts";
+import { buildSnapshot, FIXTURES, tempDir } from "../helpers/snapshot.ts";
+
+test("blocks are split into runs of whole blocks, one a part, never more runs than blocks", () => {
+  assert.deepEqual(blockRuns(9, 2), [
+    [0, 4],
+    [4, 9],
+  ]);
+  assert.deepEqual(blockRuns(2, 4), [
+    [0, 1],
+    [1, 2],
+  ]);
+  assert.deepEqual(blockRuns(0, 2), [[0, 0]]);
+});
+
+describe("the listing check over blocks smaller than a line, in three workers", () => {
+  const BLOCK = 100;
+  let work: Awaited<ReturnType<typeof tempDir>>;
+  let lines: string[] = [];
+  let path = "";
+  before(async () => {
+    work = await tempDir();
+    await buildSnapshot(`${FIXTURES}basic`, join(work.path, "dist"));
+    path = join(work.path, "dist", SNAPSHOT_FILES.businessesNdjson);
+    lines = (await readFile(path, "utf8")).split("\n").slice(0, -1);
+  });
+  after(() => work.remove());
+
+  /** Writes `text` as the file and runs the check with digests of `digested` (the file as the manifest knows it). */
+  async function check(text: string, digested = text): Promise<void> {
+    await writeFile(path, text);
+    const bytes = Buffer.from(digested);
+    const digest = { bytes: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex"), blocks: blockDigests(bytes, BLOCK) };
+    await startListingCheck(path, digest, { parts: 3, blockBytes: BLOCK }).finish(Buffer.from(text));
+  }
+
+  test("passes every listing of a good file, wherever the ranges cut its lines", async () => {
+    assert.equal(lines.length, 9);
+    await check(`${lines.join("\n")}\n`);
+  });
+
+  // The basic fixture's nine listings: the first, one in the middle, the last.
+  for (const bad of [0, 4, 8]) {
+    test(`names listing ${bad + 1} when it is the bad one`, async () => {
+      const broken = lines.map((line, i) => (i === bad ? line.replace('"name":', '"nom":') : line));
+      await assert.rejects(
+        check(`${broken.join("\n")}\n`),
+        (error: unknown) =>
+          error instanceof ListingCheckError &&
+          error.message.startsWith(`listing ${bad + 1} of businesses.ndjson does not match the PublicBusiness schema`),
+      );
+    });
+  }
+
+  test("refuses a file that is not the one the block digests describe", async () => {
+    const good = `${lines.join("\n")}\n`;
+    const changed = good.replace("Plumbing", "Plumbinh");
+    await assert.rejects(check(changed, good), /^Error: businesses\.ndjson changed while it was being loaded; run `npm run build`\.$/);
+  });
+});
