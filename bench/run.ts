@@ -142,6 +142,31 @@ async function sampleSlugs(dist: string, count: number): Promise<string[]> {
   return sample;
 }
 
+/** The bare fastify route, started in its own process and loaded like every scenario. */
+async function measureBaseline(name: string): Promise<Row> {
+  const port = await freePort();
+  const baseline = await start(["bench/baseline.ts", String(port)], {}, `http://127.0.0.1:${port}/`);
+  try {
+    return await load(name, { url: `http://127.0.0.1:${port}`, headers: {}, requests: [{ method: "GET", path: "/" }] });
+  } finally {
+    await stop(baseline.child);
+  }
+}
+
+/** Two measurements of one scenario, averaged. */
+function meanOf(a: LoadResult, b: LoadResult): LoadResult {
+  const mean = (x: number, y: number) => (x + y) / 2;
+  return {
+    requests: a.requests + b.requests,
+    perSecond: mean(a.perSecond, b.perSecond),
+    p50: mean(a.p50, b.p50),
+    p99: mean(a.p99, b.p99),
+    non2xx: a.non2xx + b.non2xx,
+    errors: a.errors + b.errors,
+    bytesPerRequest: Math.round(mean(a.bytesPerRequest, b.bytesPerRequest)),
+  };
+}
+
 async function measureSize(listings: number): Promise<SizeResult> {
   console.log(`\n${listings.toLocaleString("en")} listings`);
   const content = join(WORK, `content-${listings}`);
@@ -174,16 +199,7 @@ async function measureSize(listings: number): Promise<SizeResult> {
   const rows: Row[] = [];
 
   let ready = { seconds: Number.NaN, rss: Number.NaN };
-  const baselinePort = await freePort();
-  const baseline = await start(["bench/baseline.ts", String(baselinePort)], {}, `http://127.0.0.1:${baselinePort}/`);
-  rows.push(
-    await load("baseline: bare fastify, constant 6 KB", {
-      url: `http://127.0.0.1:${baselinePort}`,
-      headers: {},
-      requests: [{ method: "GET", path: "/" }],
-    }),
-  );
-  await stop(baseline.child);
+  const before = await measureBaseline("baseline: bare fastify, constant 6 KB (before)");
 
   for (const cache of ["0", "60"]) {
     const server = await start(
@@ -262,6 +278,10 @@ async function measureSize(listings: number): Promise<SizeResult> {
       await stop(server.child);
     }
   }
+  // The machine's speed drifts over a run: the yardstick is the mean of a measurement before the
+  // scenarios and one after.
+  const after = await measureBaseline("baseline: bare fastify, constant 6 KB (after)");
+  rows.unshift({ scenario: "baseline: bare fastify, constant 6 KB", result: meanOf(before.result, after.result) });
   return {
     listings,
     approved,

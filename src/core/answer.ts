@@ -1,4 +1,5 @@
 import etag from "etag";
+import { compact } from "./slab.ts";
 
 /**
  * A successful answer, serialised once: REST sends `body` with `etag` as they are; MCP puts
@@ -19,6 +20,12 @@ export class Answer<T> {
     this.etag = tag;
     this.#value = value;
     this.#json = json;
+  }
+
+  /** This answer with its body in memory of its own (see slab.ts), for keeping. */
+  compacted(): Answer<T> {
+    const body = compact(this.body);
+    return body === this.body ? this : new Answer(body, this.etag, this.#value, this.#json);
   }
 
   /** The body as text. */

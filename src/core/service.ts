@@ -9,6 +9,7 @@ import { Answer, answer, answerSize } from "./answer.ts";
 import { searchOfferings } from "./catalog.ts";
 import { directorySearchKey, findBusiness, listingJson, normalizeSearch, type RankedPage, searchDirectory } from "./directory.ts";
 import { businessNotFound, directoryUnavailable, offeringNotFound } from "./errors.ts";
+import { allocateBody } from "./slab.ts";
 
 export interface ServiceOptions {
   /** The snapshot to answer from; called per request so a reloaded snapshot takes effect at once. */
@@ -45,7 +46,7 @@ function pageBody(directory: Directory, page: RankedPage): Buffer {
   const end = `],"limit":${page.limit},"offset":${page.offset},"nextOffset":${page.nextOffset}}`;
   let length = ITEMS_START.length + end.length + Math.max(0, page.ranks.length - 1);
   for (const rank of page.ranks) length += (lineStarts[rank + 1] ?? 1) - 1 - (lineStarts[rank] ?? 0);
-  const body = Buffer.allocUnsafe(length);
+  const body = allocateBody(length);
   let at = body.write(ITEMS_START, 0, "latin1");
   for (const [i, rank] of page.ranks.entries()) {
     if (i > 0) at = body.writeUInt8(0x2c, at);
@@ -120,7 +121,8 @@ export class CatalogService {
     if (this.#cache === null) return compute();
     const hit = this.#cache.get(key);
     if (hit !== undefined) return hit as Answer<T>;
-    const value = compute();
+    // Kept for up to a minute: its body must not hold a whole slab (see slab.ts).
+    const value = compute().compacted();
     this.#cache.set(key, value);
     return value;
   }

@@ -30,6 +30,15 @@ describe("the service-side result cache", () => {
     assert.equal(service.searchOfferings("quotes"), service.searchOfferings("quotes"));
   });
 
+  test("keeps answers in memory of their own, not in the slab their page was cut from", () => {
+    const service = new CatalogService({ snapshot: () => snapshot, cacheSeconds: 60 });
+    const kept = service.searchBusinesses({ q: "plumb" });
+    assert.equal(kept.body.byteLength, kept.body.buffer.byteLength);
+    const uncached = new CatalogService({ snapshot: () => snapshot, cacheSeconds: 0 }).searchBusinesses({ q: "plumb" });
+    assert.ok(uncached.body.buffer.byteLength > uncached.body.byteLength, "an uncached page is a slice of a slab");
+    assert.ok(uncached.body.equals(kept.body));
+  });
+
   test("is off with CACHE_SECONDS=0: every search is computed again", () => {
     const service = new CatalogService({ snapshot: () => snapshot, cacheSeconds: 0 });
     const first = service.searchBusinesses({ q: "plumb" });
