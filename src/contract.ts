@@ -41,6 +41,7 @@ export const LLMS_FULL_PATH = "/llms-full.txt";
 export const SITEMAP_PATH = "/sitemap.xml";
 export const ROBOTS_PATH = "/robots.txt";
 export const STYLESHEET_PATH = "/assets/site.css";
+export const FAVICON_PATH = "/favicon.ico";
 
 /** A path template with its `{name}` parameters filled in (values are slugs or ids: no escaping needed). */
 export function fillTemplate(template: string, values: Readonly<Record<string, string>>): string {
@@ -134,4 +135,5 @@ export const MARKDOWN_TYPE = "text/markdown; charset=utf-8";
 export const TEXT_TYPE = "text/plain; charset=utf-8";
 export const XML_TYPE = "application/xml; charset=utf-8";
 export const CSS_TYPE = "text/css; charset=utf-8";
+export const ICON_TYPE = "image/x-icon";
 export const NDJSON_TYPE = "application/x-ndjson; charset=utf-8";

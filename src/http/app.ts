@@ -7,6 +7,7 @@ import { registerCaching } from "./caching.ts";
 import { clientErrorHandler, registerErrorHandling, registerNotFound, sendError } from "./errors.ts";
 import { notFoundPage, pagesPlugin } from "./pages.ts";
 import { restRoutes } from "./rest.ts";
+import { registerSecurity } from "./security.ts";
 
 export interface HttpAppOptions {
   service: CatalogService;
@@ -59,6 +60,7 @@ export async function buildHttpApp({ service, logger = false }: HttpAppOptions):
   });
 
   registerErrorHandling(app);
+  await registerSecurity(app);
   registerCaching(app);
   restRoutes(app, service);
   await app.register(pagesPlugin, { service });

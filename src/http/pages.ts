@@ -1,4 +1,5 @@
 import { Readable } from "node:stream";
+import etag from "etag";
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import {
   API_DOCS_PATH,
@@ -11,9 +12,11 @@ import {
   CSS_TYPE,
   countryListPath,
   DIRECTORY_PATH,
+  FAVICON_PATH,
   HOME_PATH,
   HTML_TYPE,
   htmlPath,
+  ICON_TYPE,
   JSON_TYPE,
   LIST_PAGE_SIZE,
   LLMS_FULL_PATH,
@@ -37,6 +40,7 @@ import { profileHtml, profileMarkdown } from "../render/business.ts";
 import { directoryHtml, directoryProblemMarkdown, directoryResultsMarkdown } from "../render/directory.ts";
 import { type DirectoryPageQuery, parseDirectoryQuery } from "../render/directory-form.ts";
 import { type DirectorySummary, directorySummary, listMarkdown, listPageCount } from "../render/directory-lists.ts";
+import { faviconIco } from "../render/favicon.ts";
 import { notFoundHtml, notFoundMarkdown } from "../render/not-found.ts";
 import { sitemapPages, sitemapPartXml, sitemapXml } from "../render/sitemap.ts";
 import { directoryIdentifierProperty } from "../schemas/parameters.ts";
@@ -46,16 +50,6 @@ import { type Document, matchesIfNoneMatch, renderedDocument, snapshotDocument }
 import type { NotFoundPage } from "./errors.ts";
 import { prefersMarkdown } from "./negotiation.ts";
 import { readOnlyRoute } from "./read-only.ts";
-
-/** Headers of HTML pages: no script at all, styles and images from this site only, forms to this site only. */
-const HTML_HEADERS = {
-  "content-security-policy":
-    "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
-  "x-content-type-options": "nosniff",
-  "referrer-policy": "strict-origin-when-cross-origin",
-};
-/** Headers of every other page and file: its type is the one we say. */
-const TEXT_HEADERS = { "x-content-type-options": "nosniff" };
 
 const IDENTIFIER = new RegExp(directoryIdentifierProperty.pattern);
 
@@ -71,10 +65,8 @@ function linkHeaders(markdownUrl: string | null): string[] {
 
 /** Sends a page body of `type` with the headers every page of that type carries. */
 function sendBody(reply: FastifyReply, type: string, body: string | Buffer): FastifyReply {
-  return reply
-    .headers(type === HTML_TYPE ? HTML_HEADERS : TEXT_HEADERS)
-    .type(type)
-    .send(body);
+  // Security headers (CSP, nosniff, referrer policy) are set for every answer by src/http/security.ts.
+  return reply.type(type).send(body);
 }
 
 /** Sends a document made once per snapshot, with its entity tag. */
@@ -306,6 +298,14 @@ export const pagesPlugin: FastifyPluginAsync<{ service: CatalogService }> = asyn
   file(ROBOTS_PATH, TEXT_TYPE);
   file(STYLESHEET_PATH, CSS_TYPE);
 
+  const favicon = faviconIco();
+  const faviconTag = etag(favicon);
+  readOnlyRoute(app, {
+    url: FAVICON_PATH,
+    config: cacheable,
+    handler: async (_request, reply) => reply.header("etag", faviconTag).type(ICON_TYPE).send(favicon),
+  });
+
   /** A Markdown list by country or service (`page` 1-based), rendered on request from the index. */
   function sendList(request: FastifyRequest, reply: FastifyReply, kind: "country" | "service", name: string, pageText: string) {
     return withDirectory(request, reply, true, () => {
@@ -387,7 +387,7 @@ export const pagesPlugin: FastifyPluginAsync<{ service: CatalogService }> = asyn
       withDirectory(request, reply, false, () => {
         const { bytes } = service.directory().listings;
         const tag = `"${service.current().manifest.version}-ndjson"`;
-        reply.headers({ ...TEXT_HEADERS, etag: tag, "cache-control": CACHE_CONTROL_SUCCESS });
+        reply.headers({ etag: tag, "cache-control": CACHE_CONTROL_SUCCESS });
         if (matchesIfNoneMatch(request, tag)) return reply.code(304).send();
         reply.header("content-length", bytes.length).type(NDJSON_TYPE);
         return reply.send(request.method === "HEAD" ? null : bytes);
@@ -399,7 +399,7 @@ export const pagesPlugin: FastifyPluginAsync<{ service: CatalogService }> = asyn
       withDirectory(request, reply, false, () => {
         const directory = service.directory();
         const tag = `"${service.current().manifest.version}-json"`;
-        reply.headers({ ...TEXT_HEADERS, etag: tag, "cache-control": CACHE_CONTROL_SUCCESS });
+        reply.headers({ etag: tag, "cache-control": CACHE_CONTROL_SUCCESS });
         if (matchesIfNoneMatch(request, tag)) return reply.code(304).send();
         const { stream, length } = jsonArrayOfLines(directory.listings.bytes, directory.listings.lineStarts);
         reply.header("content-length", length).type(JSON_TYPE);

@@ -1,0 +1,61 @@
+import cors, { type FastifyCorsOptions } from "@fastify/cors";
+import helmet from "@fastify/helmet";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { MCP_PATH } from "../contract.ts";
+
+/**
+ * The Content-Security-Policy of every answer: no script at all; styles, images and fetches
+ * (a browser's own reads of /robots.txt or the favicon) from this site only; forms to this site
+ * only; never framed.
+ */
+export const CONTENT_SECURITY_POLICY = {
+  "default-src": ["'none'"],
+  "style-src": ["'self'"],
+  "img-src": ["'self'"],
+  "connect-src": ["'self'"],
+  "form-action": ["'self'"],
+  "base-uri": ["'none'"],
+  "frame-ancestors": ["'none'"],
+};
+
+/** Headers a web app on another origin may read from our answers. */
+const EXPOSED_HEADERS = ["ETag", "Link", "Retry-After", "RateLimit", "RateLimit-Policy"];
+
+function isMcp(request: FastifyRequest): boolean {
+  const path = request.url.split("?", 1)[0];
+  return path === MCP_PATH || path?.startsWith(`${MCP_PATH}/`) === true;
+}
+
+/** A CORS preflight: an OPTIONS request that names the method the browser wants to send. */
+function isPreflight(request: FastifyRequest): boolean {
+  return (
+    request.method === "OPTIONS" && request.headers.origin !== undefined && request.headers["access-control-request-method"] !== undefined
+  );
+}
+
+/**
+ * Security headers on every answer (@fastify/helmet: nosniff, CSP, framing, referrer, HSTS,
+ * cross-origin isolation), and CORS (@fastify/cors): everything but MCP is public and read-only,
+ * so any origin may GET and HEAD it, without credentials, and preflights are answered. MCP keeps
+ * its own Origin check (contract §6) and gets no CORS headers. An OPTIONS request that is not a
+ * preflight falls through to the routes (405 with `Allow`).
+ */
+export async function registerSecurity(app: FastifyInstance): Promise<void> {
+  await app.register(helmet, {
+    contentSecurityPolicy: { useDefaults: false, directives: CONTENT_SECURITY_POLICY },
+    // Public data: other sites may embed or fetch it.
+    crossOriginResourcePolicy: { policy: "cross-origin" },
+    referrerPolicy: { policy: "strict-origin-when-cross-origin" },
+  });
+  const open: FastifyCorsOptions = {
+    origin: "*",
+    methods: ["GET", "HEAD"],
+    exposedHeaders: EXPOSED_HEADERS,
+    maxAge: 86_400,
+    strictPreflight: false,
+  };
+  await app.register(cors, {
+    delegator: (request, callback) =>
+      callback(null, isMcp(request) || (request.method === "OPTIONS" && !isPreflight(request)) ? { origin: false } : open),
+  });
+}
