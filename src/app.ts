@@ -15,7 +15,7 @@ export interface AppOptions {
  * on one fastify instance. It never listens (see src/server.ts).
  */
 export async function buildApp({ service, config, logger }: AppOptions): Promise<FastifyInstance> {
-  const app = await buildHttpApp({ service, logger });
+  const app = await buildHttpApp({ service, logger, rateLimitMax: config.rateLimitMax, trustProxy: config.trustProxy });
   await registerMcp(app, { service, config });
   return app;
 }

@@ -15,7 +15,19 @@ export interface Config {
   mcpAllowedOrigins: string[];
   /** Host headers besides BASE_URL's accepted on /mcp (MCP_ALLOWED_HOSTS, comma-separated). */
   mcpAllowedHosts: string[];
+  /** Requests per client per minute before 429 (RATE_LIMIT_MAX); 0 turns rate limiting off. */
+  rateLimitMax: number;
+  /**
+   * Which proxies to believe about the client's address (TRUST_PROXY): false (none, the default),
+   * true (any), a hop count, or a comma-separated list of addresses and CIDR ranges.
+   */
+  trustProxy: boolean | number | string[];
+  /** Server processes sharing the port (WORKERS, node:cluster). */
+  workers: number;
 }
+
+/** The default per-client limit: a person or an agent reading pages stays far below it; bulk readers use the data files. */
+export const DEFAULT_RATE_LIMIT_MAX = 600;
 
 /** A setting that cannot be used; the message names the variable. */
 export class ConfigError extends Error {
@@ -39,6 +51,18 @@ function list(env: NodeJS.ProcessEnv, name: string): string[] {
     .split(",")
     .map((item) => item.trim())
     .filter((item) => item !== "");
+}
+
+function trustProxy(env: NodeJS.ProcessEnv): boolean | number | string[] {
+  const raw = (env.TRUST_PROXY ?? "").trim();
+  if (raw === "" || raw === "false") return false;
+  if (raw === "true") return true;
+  if (/^\d{1,2}$/.test(raw)) return Number(raw);
+  const addresses = list(env, "TRUST_PROXY");
+  if (!addresses.every((address) => /^[0-9A-Fa-f.:]+(?:\/\d{1,3})?$/.test(address))) {
+    throw new ConfigError("TRUST_PROXY must be true, false, a hop count, or a comma-separated list of IP addresses or CIDR ranges.");
+  }
+  return addresses;
 }
 
 function baseUrl(env: NodeJS.ProcessEnv, port: number): string {
@@ -68,5 +92,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL || "info",
     mcpAllowedOrigins: list(env, "MCP_ALLOWED_ORIGINS"),
     mcpAllowedHosts: list(env, "MCP_ALLOWED_HOSTS"),
+    rateLimitMax: integer(env, "RATE_LIMIT_MAX", DEFAULT_RATE_LIMIT_MAX, 0, 1_000_000),
+    trustProxy: trustProxy(env),
+    workers: integer(env, "WORKERS", 1, 1, 64),
   };
 }

@@ -42,6 +42,8 @@ export const SITEMAP_PATH = "/sitemap.xml";
 export const ROBOTS_PATH = "/robots.txt";
 export const STYLESHEET_PATH = "/assets/site.css";
 export const FAVICON_PATH = "/favicon.ico";
+export const HEALTH_PATH = "/healthz";
+export const READY_PATH = "/readyz";
 
 /** A path template with its `{name}` parameters filled in (values are slugs or ids: no escaping needed). */
 export function fillTemplate(template: string, values: Readonly<Record<string, string>>): string {

@@ -2,6 +2,7 @@
 import closeWithGrace from "close-with-grace";
 import { ConfigError, readConfig } from "./config.ts";
 import { loadSnapshot, SnapshotError } from "./snapshot/load.ts";
+import { LiveSnapshot } from "./snapshot/reload.ts";
 
 async function main(): Promise<void> {
   const config = readConfig();
@@ -11,8 +12,11 @@ async function main(): Promise<void> {
   loading.catch(() => {});
   const [{ buildApp }, { CatalogService }] = await Promise.all([import("./app.ts"), import("./core/service.ts")]);
   const snapshot = await loading;
-  const service = new CatalogService({ snapshot: () => snapshot, cacheSeconds: config.cacheSeconds });
+  let live: LiveSnapshot | null = null;
+  const service = new CatalogService({ snapshot: () => live?.current() ?? snapshot, cacheSeconds: config.cacheSeconds });
   const app = await buildApp({ service, config, logger: { level: config.logLevel } });
+  // A rebuilt dist/ is served within about a second of the build's swap (contract §3).
+  live = new LiveSnapshot({ distDir: config.distDir, initial: snapshot, log: app.log });
 
   if (snapshot.directoryProblem !== null) {
     app.log.error(`directory unavailable, its endpoints answer 503: ${snapshot.directoryProblem}`);
@@ -26,9 +30,11 @@ async function main(): Promise<void> {
   closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
     if (err !== undefined) app.log.error({ err }, "stopping after an uncaught error");
     else app.log.info(`${signal ?? "stop"} received, closing`);
+    await live?.stop();
     await app.close();
   });
 
+  await live.start();
   await app.listen({ port: config.port, host: config.host });
 }
 

@@ -70,10 +70,10 @@ test("declares OpenAPI 3.1.0, description version 1.1.0, a server relative to th
   assert.deepEqual(
     Object.entries(paths).map(([path, item]) => [path, item.get.operationId, Object.keys(item.get.responses)]),
     [
-      ["/api/directory", "searchServiceBusinesses", ["200", "304", "400", "405", "431", "500", "503"]],
-      ["/api/directory/{identifier}", "getServiceBusiness", ["200", "304", "400", "404", "405", "431", "500", "503"]],
-      ["/api/offerings", "listServiceOfferings", ["200", "304", "400", "405", "431", "500"]],
-      ["/api/offerings/{slug}", "getServiceOffering", ["200", "304", "400", "404", "405", "431", "500"]],
+      ["/api/directory", "searchServiceBusinesses", ["200", "304", "400", "405", "429", "431", "500", "503"]],
+      ["/api/directory/{identifier}", "getServiceBusiness", ["200", "304", "400", "404", "405", "429", "431", "500", "503"]],
+      ["/api/offerings", "listServiceOfferings", ["200", "304", "400", "405", "429", "431", "500", "503"]],
+      ["/api/offerings/{slug}", "getServiceOffering", ["200", "304", "400", "404", "405", "429", "431", "500", "503"]],
     ],
   );
 });
@@ -133,18 +133,24 @@ test("lists the stable error codes in the Error schema, and exactly the codes ea
       ),
     ]),
   );
-  const everyRoute = { "405": ["method_not_allowed"], "431": ["invalid_parameter"], "500": ["internal_error"] };
+  const everyRoute = {
+    "405": ["method_not_allowed"],
+    "429": ["rate_limited"],
+    "431": ["invalid_parameter"],
+    "500": ["internal_error"],
+    "503": ["rate_limited"],
+  };
   assert.deepEqual(codes, {
     "/api/directory": {
       "400": ["invalid_parameter", "unknown_parameter", "repeated_parameter"],
       ...everyRoute,
-      "503": ["directory_unavailable"],
+      "503": ["directory_unavailable", "rate_limited"],
     },
     "/api/directory/{identifier}": {
       "400": ["invalid_parameter", "unknown_parameter"],
       "404": ["not_found"],
       ...everyRoute,
-      "503": ["directory_unavailable"],
+      "503": ["directory_unavailable", "rate_limited"],
     },
     "/api/offerings": { "400": ["invalid_parameter", "unknown_parameter", "repeated_parameter"], ...everyRoute },
     "/api/offerings/{slug}": { "400": ["unknown_parameter", "invalid_parameter"], "404": ["not_found"], ...everyRoute },

@@ -14,6 +14,8 @@ import {
   malformedRequest,
   methodNotAllowed,
   offeringNotFound,
+  overloaded,
+  rateLimited,
   repeatedParameter,
   requestTooLarge,
   unknownParameter,
@@ -85,10 +87,17 @@ export const READ_METHODS = "GET, HEAD";
  * routing reads anything), a request line or headers too large for Node to read (431), and an
  * unexpected failure (500, with a generic message).
  */
-export const ERRORS_OF_EVERY_ROUTE: Readonly<Record<405 | 431 | 500, ErrorResponse>> = {
+export const ERRORS_OF_EVERY_ROUTE: Readonly<Record<405 | 429 | 431 | 500, ErrorResponse>> = {
   405: { description: "Method not allowed: this interface is read-only.", examples: [methodNotAllowed(READ_METHODS)] },
+  429: { description: "Too many requests from this client in the last minute.", examples: [rateLimited(42)] },
   431: { description: "The URL or headers are too large to read.", examples: [requestTooLarge()] },
   500: { description: "Unexpected failure; the message never carries details.", examples: [internalError()] },
+};
+
+/** Load shedding: any route may answer 503 while the process is overloaded. */
+export const OVERLOAD_503: ErrorResponse = {
+  description: "The service is overloaded for a moment.",
+  examples: [overloaded(10)],
 };
 
 const directoryParameterNames = Object.keys(DirectorySearchQuerySchema.properties);

@@ -1,4 +1,5 @@
 import {
+  BULK_JSON_PATH,
   BUSINESS_API_TEMPLATE,
   DIRECTORY_API_PATH,
   DIRECTORY_RETRY_AFTER_SECONDS,
@@ -137,5 +138,25 @@ export function internalError(): ApiError {
     "internal_error",
     "The service failed unexpectedly while answering this request.",
     "Retry later; if it keeps failing, tell the operators via the contact page.",
+  );
+}
+
+export function rateLimited(retryAfterSeconds: number): ApiError {
+  return new ApiError(
+    429,
+    "rate_limited",
+    "Too many requests from this client in the last minute.",
+    `Wait ${retryAfterSeconds} seconds (Retry-After) before retrying, cache answers for at least a minute, and use ${BULK_JSON_PATH} for bulk reads.`,
+    { "retry-after": String(retryAfterSeconds) },
+  );
+}
+
+export function overloaded(retryAfterSeconds: number): ApiError {
+  return new ApiError(
+    503,
+    "rate_limited",
+    "The service is under heavy load and is turning requests away for a moment.",
+    `Wait ${retryAfterSeconds} seconds (Retry-After) and retry.`,
+    { "retry-after": String(retryAfterSeconds) },
   );
 }

@@ -5,6 +5,8 @@ import type { CatalogService } from "../core/service.ts";
 import { DIRECTORY_RULES } from "../schemas/parameters.ts";
 import { registerCaching } from "./caching.ts";
 import { clientErrorHandler, registerErrorHandling, registerNotFound, sendError } from "./errors.ts";
+import { registerHealth } from "./health.ts";
+import { registerLimits } from "./limits.ts";
 import { notFoundPage, pagesPlugin } from "./pages.ts";
 import { restRoutes } from "./rest.ts";
 import { registerSecurity } from "./security.ts";
@@ -12,6 +14,10 @@ import { registerSecurity } from "./security.ts";
 export interface HttpAppOptions {
   service: CatalogService;
   logger?: FastifyServerOptions["logger"];
+  /** Requests per client per minute before 429; 0 (the default here) turns rate limiting off. */
+  rateLimitMax?: number;
+  /** fastify's trustProxy: which proxies to believe about the client's address. */
+  trustProxy?: boolean | number | string[];
 }
 
 /** Longer path parameters are refused by the router before any route sees them. */
@@ -21,10 +27,17 @@ const MAX_PARAM_LENGTH = 1000;
  * The fastify application with the REST routes and the pages; src/app.ts adds MCP. It never
  * listens (see src/server.ts).
  */
-export async function buildHttpApp({ service, logger = false }: HttpAppOptions): Promise<FastifyInstance> {
+export async function buildHttpApp({
+  service,
+  logger = false,
+  rateLimitMax = 0,
+  trustProxy = false,
+}: HttpAppOptions): Promise<FastifyInstance> {
   const notFound = notFoundPage(service);
   const app = Fastify({
     logger,
+    // A hop count trusts that many proxies nearest to the server.
+    trustProxy: typeof trustProxy === "number" ? (_address: string, hop: number) => hop < trustProxy : trustProxy,
     // No route reads a body larger than an MCP message (the largest body the service accepts).
     bodyLimit: MCP_MAX_MESSAGE_BYTES,
     // Slow or stalled clients must not hold sockets forever.
@@ -61,7 +74,9 @@ export async function buildHttpApp({ service, logger = false }: HttpAppOptions):
 
   registerErrorHandling(app);
   await registerSecurity(app);
+  await registerLimits(app, { rateLimitMax });
   registerCaching(app);
+  registerHealth(app, service);
   restRoutes(app, service);
   await app.register(pagesPlugin, { service });
   registerNotFound(app, notFound);

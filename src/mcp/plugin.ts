@@ -1,11 +1,12 @@
 import type { FastifyError, FastifyInstance } from "fastify";
 import type { Config } from "../config.ts";
 import { MCP_MAX_MESSAGE_BYTES, MCP_PATH } from "../contract.ts";
+import { ApiError } from "../core/errors.ts";
 import type { CatalogService } from "../core/service.ts";
 
 import { createResourceIndexer } from "./resources.ts";
 import { createDispatcher, serverInfo } from "./server.ts";
-import { McpHttpError, refusals, requestRules, toMessage } from "./transport.ts";
+import { McpHttpError, RPC, refusals, requestRules, toMessage } from "./transport.ts";
 
 export interface McpOptions {
   service: CatalogService;
@@ -15,6 +16,9 @@ export interface McpOptions {
 /** Fastify's own failures, in this scope's terms. */
 function toMcpHttpError(error: FastifyError): McpHttpError {
   if (error instanceof McpHttpError) return error;
+  // A refusal made before the endpoint's own rules ran (rate limit, load shedding), in JSON-RPC's shape.
+  if (error instanceof ApiError)
+    return new McpHttpError(error.status, RPC.serverError, `${error.message} ${error.resolution}`, { ...error.headers });
   switch (error.statusCode) {
     case 413:
       return refusals.tooLarge();

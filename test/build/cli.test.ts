@@ -108,6 +108,7 @@ describe("npm run build", () => {
       "data/offerings-index.json",
       "data/offerings.json",
       "data/site.json",
+      "favicon.ico",
       "openapi.json",
       "sitemap.xml",
       ...manifest.pages.map((page) => page.slice(1)),

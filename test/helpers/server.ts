@@ -21,7 +21,8 @@ export interface RunningServer {
  * does. `env` overrides configuration variables (contract §1).
  */
 export async function startServer(distDir: string, env: Record<string, string> = {}): Promise<RunningServer> {
-  const config = readConfig({ BASE_URL: TEST_BASE_URL, CACHE_SECONDS: "60", ...env, DIST_DIR: distDir });
+  // Rate limiting is off unless a test turns it on: tests send many requests from one address.
+  const config = readConfig({ BASE_URL: TEST_BASE_URL, CACHE_SECONDS: "60", RATE_LIMIT_MAX: "0", ...env, DIST_DIR: distDir });
   const snapshot = await loadSnapshot(distDir);
   const service = new CatalogService({ snapshot: () => snapshot, cacheSeconds: config.cacheSeconds });
   const app = await buildApp({ service, config });

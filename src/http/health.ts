@@ -1,0 +1,47 @@
+import type { FastifyInstance } from "fastify";
+import { HEALTH_PATH, READY_PATH } from "../contract.ts";
+import type { CatalogService } from "../core/service.ts";
+import { readOnlyRoute } from "./read-only.ts";
+
+/**
+ * Health checks for orchestrators and load balancers, exempt from rate limits and load shedding:
+ * - `/healthz`: the process is up and answering (200);
+ * - `/readyz`: a snapshot is loaded and the server is not shutting down (200, with the snapshot's
+ *   version and whether the directory is available); 503 while shutting down, so a load balancer
+ *   stops sending new requests while the in-flight ones finish.
+ * Neither is cached, logged at info level, or counted against a client.
+ */
+export function registerHealth(app: FastifyInstance, service: CatalogService): void {
+  let closing = false;
+  app.addHook("preClose", (done) => {
+    closing = true;
+    done();
+  });
+  const config = { unlimited: true };
+  const noStore = { "cache-control": "no-store" };
+  readOnlyRoute(app, {
+    url: HEALTH_PATH,
+    config,
+    logLevel: "warn",
+    handler: async (_request, reply) => reply.headers(noStore).send({ status: "ok" }),
+  });
+  readOnlyRoute(app, {
+    url: READY_PATH,
+    config,
+    logLevel: "warn",
+    handler: async (_request, reply) => {
+      if (closing)
+        return reply
+          .code(503)
+          .headers({ ...noStore, "retry-after": "5" })
+          .send({ status: "closing" });
+      const snapshot = service.current();
+      return reply.headers(noStore).send({
+        status: "ready",
+        version: snapshot.manifest.version,
+        builtAt: snapshot.manifest.builtAt,
+        directory: snapshot.directoryProblem === null ? "available" : "unavailable",
+      });
+    },
+  });
+}

@@ -1,0 +1,71 @@
+import rateLimit from "@fastify/rate-limit";
+import underPressure from "@fastify/under-pressure";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { overloaded, rateLimited } from "../core/errors.ts";
+
+export interface LimitOptions {
+  /** Requests per client per minute before 429; 0 turns rate limiting off. */
+  rateLimitMax: number;
+}
+
+const WINDOW_SECONDS = 60;
+/** How long a client is asked to wait when the process is overloaded. */
+const OVERLOAD_RETRY_SECONDS = 10;
+/** Event-loop delay (mean over a sample, ms) above which new requests are shed. */
+const MAX_EVENT_LOOP_DELAY_MS = 1000;
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /** The route answers even when the process is under pressure or the client is over its limit (health checks). */
+    unlimited?: boolean;
+  }
+}
+
+/**
+ * The IETF RateLimit headers (draft-ietf-httpapi-ratelimit-headers): one policy, `RateLimit-Policy:
+ * "minute";q=<limit>;w=60`, and the client's state in it, `RateLimit: "minute";r=<remaining>;t=<seconds>`.
+ * @fastify/rate-limit writes the older draft's three headers; they are rewritten here.
+ */
+function ietfHeaders(policy: string) {
+  return (_request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void) => {
+    const remaining = reply.getHeader("ratelimit-remaining");
+    const reset = reply.getHeader("ratelimit-reset");
+    if (remaining !== undefined && reset !== undefined) {
+      reply.removeHeader("ratelimit-limit");
+      reply.removeHeader("ratelimit-remaining");
+      reply.removeHeader("ratelimit-reset");
+      reply.header("ratelimit-policy", policy);
+      reply.header("ratelimit", `"minute";r=${remaining};t=${reset}`);
+    }
+    done(null, payload);
+  };
+}
+
+/**
+ * Limits on what one client, and all of them together, may ask:
+ * - per-client rate limiting (@fastify/rate-limit), by IP address (see TRUST_PROXY behind a proxy),
+ *   counted per process: 429 `rate_limited` with Retry-After;
+ * - load shedding (@fastify/under-pressure): when the event loop lags by over a second, new
+ *   requests get 503 with Retry-After instead of queueing without end.
+ * Routes marked `unlimited` (health checks) are exempt from both.
+ */
+export async function registerLimits(app: FastifyInstance, { rateLimitMax }: LimitOptions): Promise<void> {
+  await app.register(underPressure, {
+    maxEventLoopDelay: MAX_EVENT_LOOP_DELAY_MS,
+    retryAfter: OVERLOAD_RETRY_SECONDS,
+    // Thrown, the error reaches the error handler (an Error body, or JSON-RPC on /mcp); returning lets the request through.
+    pressureHandler: (request) => {
+      if (request.routeOptions.config.unlimited !== true) throw overloaded(OVERLOAD_RETRY_SECONDS);
+    },
+  });
+  if (rateLimitMax === 0) return;
+  await app.register(rateLimit, {
+    global: true,
+    max: rateLimitMax,
+    timeWindow: WINDOW_SECONDS * 1000,
+    enableDraftSpec: true,
+    allowList: (request) => request.routeOptions.config.unlimited === true,
+    errorResponseBuilder: (_request, context) => rateLimited(Math.max(1, Math.ceil(context.ttl / 1000))),
+  });
+  app.addHook("onSend", ietfHeaders(`"minute";q=${rateLimitMax};w=${WINDOW_SECONDS}`));
+}
