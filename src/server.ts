@@ -1,4 +1,5 @@
 /** The entry point: config → snapshot → app → listen, and a graceful stop on signals. */
+import cluster from "node:cluster";
 import closeWithGrace from "close-with-grace";
 import { ConfigError, readConfig } from "./config.ts";
 import { loadSnapshot, SnapshotError } from "./snapshot/load.ts";
@@ -38,8 +39,55 @@ async function main(): Promise<void> {
   await app.listen({ port: config.port, host: config.host });
 }
 
-main().catch((error: unknown) => {
+/**
+ * WORKERS=n (n > 1): this process only supervises n server processes sharing the port
+ * (node:cluster); each loads and reloads the snapshot on its own. A worker that dies is replaced;
+ * SIGTERM or SIGINT is passed on to every worker, and the primary exits 0 once all have finished
+ * their requests and exited.
+ */
+function supervise(workers: number): void {
+  let stopping = false;
+  const listened = new Set<number>();
+  const fork = () => cluster.fork();
+  cluster.on("listening", (worker) => listened.add(worker.id));
+  cluster.on("exit", (worker, code, signal) => {
+    if (stopping) {
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit();
+      return;
+    }
+    if (!listened.has(worker.id)) {
+      // It never started (bad configuration or snapshot): another would fail the same way.
+      console.error(`worker ${worker.process.pid} failed to start; stopping`);
+      process.exitCode = 1;
+      stop();
+      return;
+    }
+    console.error(`worker ${worker.process.pid} exited (${signal ?? code}); starting another`);
+    fork();
+  });
+  function stop(): void {
+    if (stopping) return;
+    stopping = true;
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill("SIGTERM");
+    // Workers stop within their own 10 s grace period; this is the backstop.
+    setTimeout(() => process.exit(1), 12_000).unref();
+    if (Object.keys(cluster.workers ?? {}).length === 0) process.exit();
+  }
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
+  for (let i = 0; i < workers; i += 1) fork();
+}
+
+function fail(error: unknown): void {
   const known = error instanceof ConfigError || error instanceof SnapshotError;
   console.error(known ? (error as Error).message : error);
   process.exitCode = 1;
-});
+}
+
+try {
+  const { workers } = readConfig();
+  if (workers > 1 && cluster.isPrimary) supervise(workers);
+  else main().catch(fail);
+} catch (error) {
+  fail(error);
+}

@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from "fastify";
 import { API_PREFIX, DIRECTORY_API_PATH, MCP_MAX_MESSAGE_BYTES, OFFERINGS_API_PATH } from "../contract.ts";
 import { invalidParameter, malformedRequest, offeringNotFound } from "../core/errors.ts";
 import type { CatalogService } from "../core/service.ts";
@@ -8,6 +8,7 @@ import { clientErrorHandler, registerErrorHandling, registerNotFound, sendError 
 import { registerHealth } from "./health.ts";
 import { registerLimits } from "./limits.ts";
 import { notFoundPage, pagesPlugin } from "./pages.ts";
+import { registerRequestLog } from "./request-log.ts";
 import { restRoutes } from "./rest.ts";
 import { registerSecurity } from "./security.ts";
 
@@ -36,6 +37,8 @@ export async function buildHttpApp({
   const notFound = notFoundPage(service);
   const app = Fastify({
     logger,
+    // src/http/request-log.ts writes one line per request instead of fastify's two.
+    logController: new LogController({ disableRequestLogging: true }),
     // A hop count trusts that many proxies nearest to the server.
     trustProxy: typeof trustProxy === "number" ? (_address: string, hop: number) => hop < trustProxy : trustProxy,
     // No route reads a body larger than an MCP message (the largest body the service accepts).
@@ -73,6 +76,7 @@ export async function buildHttpApp({
   });
 
   registerErrorHandling(app);
+  registerRequestLog(app);
   await registerSecurity(app);
   await registerLimits(app, { rateLimitMax });
   registerCaching(app);

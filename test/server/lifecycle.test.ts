@@ -21,7 +21,7 @@ interface ServerProcess {
   url: string;
   child: ChildProcess;
   /** Every log line so far, parsed (pino JSON). */
-  logs: { level: number; msg: string }[];
+  logs: { level: number; msg: string; [field: string]: unknown }[];
   exited: Promise<number | null>;
 }
 
@@ -127,6 +127,27 @@ describe("live snapshot reload", () => {
   after(async () => {
     await stopProcess(server);
     await work.remove();
+  });
+
+  test("each request is logged as one JSON line with its id, method, route, status and duration, and no query text", async () => {
+    const response = await fetch(`${server.url}/api/directory/24-7-locksmiths?secretword=1`);
+    await response.arrayBuffer();
+    const lines = await (async () => {
+      await within(2000, async () => server.logs.some((line) => line.msg === "request" && line.status === 400));
+      return server.logs.filter((line) => line.msg === "request");
+    })();
+    const line = lines.at(-1) ?? { level: 0, msg: "" };
+    assert.deepEqual(
+      {
+        method: line.method,
+        route: line.route,
+        status: line.status,
+        hasId: typeof line.reqId === "string",
+        hasMs: typeof line.ms === "number",
+      },
+      { method: "GET", route: "/api/directory/:identifier", status: 400, hasId: true, hasMs: true },
+    );
+    assert.ok(!server.logs.some((entry) => JSON.stringify(entry).includes("secretword") || JSON.stringify(entry).includes("locksmiths")));
   });
 
   test("a rebuilt snapshot is served within 5 seconds, and no request fails during the swap", async () => {
@@ -319,4 +340,34 @@ describe("graceful shutdown", () => {
       }
     });
   }
+});
+
+describe("WORKERS=2", () => {
+  let work: { path: string; remove: () => Promise<void> };
+
+  before(async () => {
+    work = await tempDir("lifecycle-");
+    await buildSnapshot(`${FIXTURES}basic`, join(work.path, "dist"));
+  });
+  after(async () => {
+    await work.remove();
+  });
+
+  test("two server processes share the port, each picks up a rebuild, and SIGTERM stops them all with exit code 0", async () => {
+    const server = await startProcess(join(work.path, "dist"), { WORKERS: "2" });
+    try {
+      await within(10_000, async () => server.logs.filter((line) => line.msg.startsWith("Server listening")).length === 2);
+      const pids = new Set(server.logs.filter((line) => line.msg.startsWith("Server listening")).map((line) => line.pid));
+      assert.equal(pids.size, 2);
+      assert.ok(!pids.has(server.child.pid));
+
+      await buildSnapshot(`${FIXTURES}basic`, join(work.path, "dist"), "http://localhost:3001");
+      await within(5000, async () => server.logs.filter((line) => line.level === 30 && line.msg.startsWith("snapshot ")).length === 2);
+
+      server.child.kill("SIGTERM");
+      assert.equal(await server.exited, 0);
+    } finally {
+      await stopProcess(server);
+    }
+  });
 });
