@@ -171,3 +171,47 @@ browserTest(
     await page.close();
   },
 );
+
+browserTest("on every page kind a page may read /robots.txt and the favicon, and logs no console error but its own status", async () => {
+  const kinds: [string, string, number][] = [
+    ["homepage", "/", 200],
+    ["directory", "/businesses?q=plumb", 200],
+    ["profile", "/businesses/kerr-plumbing", 200],
+    ["guide", "/offerings/request-quotes", 200],
+    ["contact", "/contact", 200],
+    ["API documentation", "/docs/api", 200],
+    ["directory refusing its input", "/businesses?country=GBR", 400],
+    ["not found", "/no-such-page", 404],
+  ];
+  // A context of its own that enforces the pages' CSP, as a visitor's browser does.
+  const enforcing = await (browser as Browser).newContext();
+  for (const [name, path, status] of kinds) {
+    const page = await enforcing.newPage();
+    const problems: string[] = [];
+    page.on("console", (message) => {
+      if (message.type() === "error") problems.push(`console: ${message.text()}`);
+    });
+    page.on("pageerror", (error) => problems.push(`pageerror: ${error.message}`));
+    const response = await page.goto(`${server.url}${path}`);
+    assert.equal(response?.status(), status, name);
+    // What Lighthouse does from the page: read robots.txt, and the favicon a browser asks for by itself.
+    const fetched = await page.evaluate(async () => {
+      const robots = await fetch("/robots.txt");
+      const icon = await fetch("/favicon.ico");
+      return {
+        robots: robots.status,
+        sitemap: (await robots.text()).includes("Sitemap: "),
+        icon: icon.status,
+        type: icon.headers.get("content-type"),
+      };
+    });
+    assert.deepEqual(fetched, { robots: 200, sitemap: true, icon: 200, type: "image/x-icon" }, name);
+    assert.deepEqual(
+      problems.filter((problem) => !(status !== 200 && problem.includes(`status of ${status}`))),
+      [],
+      name,
+    );
+    await page.close();
+  }
+  await enforcing.close();
+});
