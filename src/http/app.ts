@@ -47,7 +47,9 @@ export async function buildHttpApp({
     requestTimeout: 10_000,
     connectionTimeout: 10_000,
     keepAliveTimeout: 5_000,
-    return503OnClosing: true,
+    // While closing, a request that arrives on an open keep-alive connection is answered as usual
+    // (with Connection: close), not with fastify's own 503 body; /readyz answers 503 meanwhile.
+    return503OnClosing: false,
     clientErrorHandler,
     // Path parameters are checked by the route schemas; the router's own limit only guards
     // against absurd paths, and what it rejects is answered by frameworkErrors below.
