@@ -1,6 +1,7 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
 import cors, { type FastifyCorsOptions } from "@fastify/cors";
-import helmet from "@fastify/helmet";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import helmet from "helmet";
 import { MCP_PATH } from "../contract.ts";
 
 /**
@@ -34,18 +35,50 @@ function isPreflight(request: FastifyRequest): boolean {
 }
 
 /**
- * Security headers on every answer (@fastify/helmet: nosniff, CSP, framing, referrer, HSTS,
- * cross-origin isolation), and CORS (@fastify/cors): everything but MCP is public and read-only,
+ * The security headers, worked out once by helmet from our options: they are the same for every
+ * answer, and helmet (or @fastify/helmet, which calls it per request) would rebuild and re-parse
+ * them on each one, which measured 8% of a directory search's CPU. Helmet's legacy headers for
+ * Internet Explorer, Flash and old XSS filters are left out (X-Download-Options,
+ * X-Permitted-Cross-Domain-Policies, X-XSS-Protection, X-DNS-Prefetch-Control), and so is
+ * Origin-Agent-Cluster: bytes on every answer that no current browser needs from this site.
+ */
+export function securityHeaders(): Readonly<Record<string, string>> {
+  const headers: Record<string, string> = {};
+  const response = {
+    setHeader(name: string, value: string | number | readonly string[]) {
+      headers[name.toLowerCase()] = String(value);
+      return response;
+    },
+    removeHeader() {},
+  };
+  const middleware = helmet({
+    contentSecurityPolicy: { useDefaults: false, directives: CONTENT_SECURITY_POLICY },
+    // Public data: other sites may embed or fetch it.
+    crossOriginResourcePolicy: { policy: "cross-origin" },
+    referrerPolicy: { policy: "strict-origin-when-cross-origin" },
+    originAgentCluster: false,
+    xDnsPrefetchControl: false,
+    xDownloadOptions: false,
+    xPermittedCrossDomainPolicies: false,
+    xXssProtection: false,
+  });
+  middleware({} as IncomingMessage, response as unknown as ServerResponse, () => {});
+  return headers;
+}
+
+/**
+ * Security headers on every answer (made by helmet, above: nosniff, CSP, framing, referrer, HSTS,
+ * cross-origin policies), and CORS (@fastify/cors): everything but MCP is public and read-only,
  * so any origin may GET and HEAD it, without credentials, and preflights are answered. MCP keeps
  * its own Origin check (contract §6) and gets no CORS headers. An OPTIONS request that is not a
  * preflight falls through to the routes (405 with `Allow`).
  */
 export async function registerSecurity(app: FastifyInstance): Promise<void> {
-  await app.register(helmet, {
-    contentSecurityPolicy: { useDefaults: false, directives: CONTENT_SECURITY_POLICY },
-    // Public data: other sites may embed or fetch it.
-    crossOriginResourcePolicy: { policy: "cross-origin" },
-    referrerPolicy: { policy: "strict-origin-when-cross-origin" },
+  const headers = securityHeaders();
+  // A callback hook: no promise per request.
+  app.addHook("onRequest", (_request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+    reply.headers(headers);
+    done();
   });
   const open: FastifyCorsOptions = {
     origin: "*",
