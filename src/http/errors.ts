@@ -1,7 +1,8 @@
 import type { Duplex } from "node:stream";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { READ_METHODS } from "../api/routes.ts";
 import { API_PREFIX, CACHE_CONTROL_ERROR, JSON_TYPE } from "../contract.ts";
-import { ApiError, internalError, malformedRequest, notFound, payloadTooLarge, requestTooLarge } from "../core/errors.ts";
+import { ApiError, internalError, malformedRequest, methodNotAllowed, notFound, payloadTooLarge, requestTooLarge } from "../core/errors.ts";
 import { parameterError } from "../core/validation.ts";
 import type { ParameterRules } from "../schemas/parameters.ts";
 
@@ -76,6 +77,8 @@ export type NotFoundPage = (request: FastifyRequest, reply: FastifyReply) => Fas
  */
 export function registerNotFound(app: FastifyInstance, page: NotFoundPage): void {
   app.setNotFoundHandler((request, reply) => {
+    // An OPTIONS request that is not a CORS preflight: every path here is read-only.
+    if (request.method === "OPTIONS") return sendError(reply, methodNotAllowed(READ_METHODS));
     const path = request.url.split("?", 1)[0] ?? "";
     return path === API_PREFIX || path.startsWith(`${API_PREFIX}/`) ? sendError(reply, notFound()) : page(request, reply);
   });

@@ -5,12 +5,14 @@ import { methodNotAllowed } from "../core/errors.ts";
 const ALLOWED = READ_METHODS.split(", ");
 
 /**
- * Answers every method but GET and HEAD on `url` with 405 and `Allow: GET, HEAD`. The 405 is
- * decided in onRequest, before any body is read or parsed.
+ * Answers every method but GET, HEAD and OPTIONS on `url` with 405 and `Allow: GET, HEAD`. The
+ * 405 is decided in onRequest, before any body is read or parsed. OPTIONS goes to the CORS
+ * preflight route (src/http/security.ts), which refuses a request that is not a preflight with
+ * the same 405.
  */
 export function rejectOtherMethods(app: FastifyInstance, url: string): void {
   app.route({
-    method: app.supportedMethods.filter((method) => !ALLOWED.includes(method)),
+    method: app.supportedMethods.filter((method) => !ALLOWED.includes(method) && method !== "OPTIONS"),
     url,
     onRequest: async () => {
       throw methodNotAllowed(READ_METHODS);
