@@ -1,8 +1,9 @@
 /**
  * `npm run bench`: for each directory size, generates content (bench/generate.ts), builds it,
- * checks it, starts the real server (src/server.ts) in its own process, and drives each scenario
- * with autocannon from another process (bench/load.ts) for a fixed time after an unmeasured
- * warm-up (JIT and index caches warm, as on a server in service); a bare fastify route
+ * checks it, starts the real server as production runs it (compiled: server/server.js) in its own
+ * process, and drives each scenario with autocannon from another process (bench/load.ts) for a
+ * fixed time after an unmeasured warm-up (JIT and index caches warm, as on a server in service);
+ * a bare fastify route
  * (bench/baseline.ts) is measured in the same run as the yardstick. Prints one table and writes it
  * to bench/results.json. Everything listens on 127.0.0.1 and every load test stops by itself.
  *
@@ -80,10 +81,10 @@ async function rssMiB(pid: number | undefined): Promise<number> {
   return Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1] ?? Number.NaN) / 1024;
 }
 
-/** Starts a server process and waits for `probe` to answer 200; the time that took. */
+/** Starts `node <args>` and waits for `probe` to answer 200; the time that took. */
 async function start(args: string[], env: Record<string, string>, probe: string): Promise<{ child: ChildProcess; seconds: number }> {
   const started = performance.now();
-  const child = spawn(process.execPath, ["--import", "tsx", ...args], {
+  const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ["ignore", "ignore", "inherit"],
@@ -145,7 +146,7 @@ async function sampleSlugs(dist: string, count: number): Promise<string[]> {
 /** The bare fastify route, started in its own process and loaded like every scenario. */
 async function measureBaseline(name: string): Promise<Row> {
   const port = await freePort();
-  const baseline = await start(["bench/baseline.ts", String(port)], {}, `http://127.0.0.1:${port}/`);
+  const baseline = await start(["--import", "tsx", "bench/baseline.ts", String(port)], {}, `http://127.0.0.1:${port}/`);
   try {
     return await load(name, { url: `http://127.0.0.1:${port}`, headers: {}, requests: [{ method: "GET", path: "/" }] });
   } finally {
@@ -204,8 +205,9 @@ async function measureSize(listings: number): Promise<SizeResult> {
   const before = await measureBaseline("baseline: bare fastify, constant 6 KB (before)");
 
   for (const cache of ["0", "60"]) {
+    // The server as it runs in production: compiled JavaScript (npm run compile), no tsx.
     const server = await start(
-      ["src/server.ts"],
+      ["server/server.js"],
       { ...env, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "warn", CACHE_SECONDS: cache, RATE_LIMIT_MAX: "0" },
       // Ready means a directory search answers (a directory that failed to load answers 503).
       `${url}/api/directory?limit=1`,
@@ -327,6 +329,7 @@ console.log(
   `${machine}; ${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up and ${SECONDS} s measured per scenario; work folder ${WORK}`,
 );
 const results: SizeResult[] = [];
+await run("npx", ["tsc", "-p", "tsconfig.build.json"], { cwd: ROOT });
 for (const listings of sizes) results.push(await measureSize(listings));
 const markdown = table(results);
 console.log(`\n${markdown}`);

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Proves that the runtime needs no dev dependency, as the container's runtime stage assumes: a
+# fresh `npm ci --omit=dev` copy (no tsx, no TypeScript) serves a built dist/ with plain node,
+# answers REST, pages and MCP, and stops with exit code 0 on SIGTERM. Listens on 127.0.0.1 only;
+# every wait is bounded.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+work=$(mktemp -d)
+pid=""
+cleanup() {
+  if [ -n "$pid" ]; then kill -KILL "$pid" 2>/dev/null || true; fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+port=$(node -e 'const s = require("node:net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })')
+base="http://127.0.0.1:$port"
+
+npm run --silent compile
+DIST_DIR="$work/dist" BASE_URL="$base" npm run --silent build > /dev/null
+cp package.json package-lock.json "$work/"
+cp -r server "$work/server"
+(cd "$work" && npm ci --omit=dev --no-audit --no-fund --loglevel=error)
+for dev in tsx typescript @biomejs/biome; do
+  if [ -e "$work/node_modules/$dev" ]; then echo "production install has the dev dependency $dev" >&2; exit 1; fi
+done
+
+(cd "$work" && DIST_DIR="$work/dist" BASE_URL="$base" HOST=127.0.0.1 PORT="$port" LOG_LEVEL=warn exec node server/server.js) &
+pid=$!
+
+BASE="$base" timeout 60 node --input-type=module -e '
+const base = process.env.BASE;
+for (let tries = 0; ; tries += 1) {
+  try { if ((await fetch(`${base}/readyz`)).ok) break; } catch {}
+  if (tries > 300) throw new Error("the production server did not become ready");
+  await new Promise((resolve) => setTimeout(resolve, 100));
+}
+const expect = async (what, response, check = () => true) => {
+  const text = await response.text();
+  if (response.status !== 200 || !check(text)) throw new Error(`${what}: ${response.status} ${text.slice(0, 200)}`);
+  console.log(`ok ${what}`);
+};
+await expect("GET /api/offerings", await fetch(`${base}/api/offerings`), (t) => JSON.parse(t).items.length > 0);
+await expect("GET /api/directory?q=plumb", await fetch(`${base}/api/directory?q=plumb`), (t) => JSON.parse(t).items.length > 0);
+await expect("GET /llms.txt", await fetch(`${base}/llms.txt`), (t) => t.startsWith("# "));
+await expect("GET /businesses?q=plumb (HTML)", await fetch(`${base}/businesses?q=plumb`), (t) => t.startsWith("<!doctype html>"));
+const mcp = (body) => fetch(`${base}/mcp`, {
+  method: "POST",
+  headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" },
+  body: JSON.stringify(body),
+});
+await expect("MCP initialize", await mcp({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "ci", version: "1" } } }), (t) => JSON.parse(t).result.protocolVersion === "2025-11-25");
+await expect("MCP tools/list", await mcp({ jsonrpc: "2.0", id: 2, method: "tools/list" }), (t) => JSON.parse(t).result.tools.length === 4);
+'
+
+kill -TERM "$pid"
+for _ in $(seq 1 100); do
+  if ! kill -0 "$pid" 2>/dev/null; then break; fi
+  sleep 0.1
+done
+if kill -0 "$pid" 2>/dev/null; then echo "the production server did not stop within 10 s of SIGTERM" >&2; exit 1; fi
+set +e
+wait "$pid"
+code=$?
+set -e
+pid=""
+if [ "$code" -ne 0 ]; then echo "the production server exited with code $code on SIGTERM" >&2; exit 1; fi
+echo "ok production install: served with plain node and stopped with exit code 0"
