@@ -100,9 +100,10 @@ function sendNotFound(
     : sendBody(reply, HTML_TYPE, renderedOnce(snapshot, "404.html", () => notFoundHtml(site, catalog.offerings)).body);
 }
 
-/** The page every unknown path outside the API gets. */
+/** The page every unknown path outside the API gets: Markdown for a Markdown URL (`….md`) or when Markdown is preferred. */
 export function notFoundPage(service: CatalogService): NotFoundPage {
-  return (request, reply) => sendNotFound(service, request, reply);
+  return (request, reply) =>
+    sendNotFound(service, request, reply, (request.url.split("?", 1)[0] ?? "").endsWith(".md") || prefersMarkdown(request.headers.accept));
 }
 
 /**

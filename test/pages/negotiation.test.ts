@@ -222,3 +222,21 @@ test("llms.txt follows the llmstxt.org layout: H1, blockquote summary, H2 sectio
   assert.ok(links.some((line) => line.startsWith(`- [MCP endpoint](${TEST_BASE_URL}/mcp): POST only`)));
   assert.ok(links.some((line) => line.startsWith(`- [OpenAPI 3.1 document](${TEST_BASE_URL}/openapi.json)`)));
 });
+
+test("a page URL that does not decode gets the 404 page in the kind asked for; an API URL gets a JSON 400", async () => {
+  const answers = [];
+  for (const [path, accept] of [
+    ["/businesses/%E0%A4%A", BROWSER_ACCEPT],
+    ["/offerings/%E0%A4%A/index.md", "text/markdown"],
+    ["/api/directory/%E0%A4%A", undefined],
+  ] as const) {
+    const response = await get(path, accept);
+    await response.arrayBuffer();
+    answers.push([path, response.status, response.headers.get("content-type")]);
+  }
+  assert.deepEqual(answers, [
+    ["/businesses/%E0%A4%A", 404, "text/html; charset=utf-8"],
+    ["/offerings/%E0%A4%A/index.md", 404, "text/markdown; charset=utf-8"],
+    ["/api/directory/%E0%A4%A", 400, "application/json; charset=utf-8"],
+  ]);
+});
