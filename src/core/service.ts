@@ -5,7 +5,7 @@ import type { Offering } from "../schemas/offering.ts";
 import type { DirectorySearchQuery } from "../schemas/parameters.ts";
 import type { DirectoryPage, OfferingList } from "../schemas/responses.ts";
 import type { Directory, Snapshot } from "../snapshot/types.ts";
-import { Answer, answer, answerSize } from "./answer.ts";
+import { Answer, answer, answerSize, escapeJsonBytes } from "./answer.ts";
 import { searchOfferings } from "./catalog.ts";
 import { directorySearchKey, findBusiness, listingJson, normalizeSearch, type RankedPage, searchDirectory } from "./directory.ts";
 import { businessNotFound, directoryUnavailable, offeringNotFound } from "./errors.ts";
@@ -55,6 +55,42 @@ function pageBody(directory: Directory, page: RankedPage): Buffer {
   body.write(end, at, "latin1");
   return body;
 }
+
+/** The memory the escaped copies of listings (MCP's text copies) may hold per directory, in bytes. */
+const ESCAPED_LISTING_BYTES = 32 * 2 ** 20;
+const escapedByDirectory = new WeakMap<Directory, LRUCache<number, Buffer>>();
+
+/** A listing's JSON escaped for the inside of a JSON string, made once and kept in a bounded cache. */
+function escapedListing(directory: Directory, rank: number): Buffer {
+  let cache = escapedByDirectory.get(directory);
+  if (cache === undefined) {
+    cache = new LRUCache<number, Buffer>({ maxSize: ESCAPED_LISTING_BYTES, sizeCalculation: (bytes) => bytes.length + 64 });
+    escapedByDirectory.set(directory, cache);
+  }
+  let escaped = cache.get(rank);
+  if (escaped === undefined) {
+    escaped = escapeJsonBytes(listingJson(directory, rank));
+    cache.set(rank, escaped);
+  }
+  return escaped;
+}
+
+/**
+ * A directory page's body escaped as MCP's text copy: escaping works byte by byte, so it is the
+ * page's parts escaped and joined, and each listing's escaped bytes are made once, not per page.
+ */
+function escapedPageBody(directory: Directory, page: RankedPage): Buffer {
+  const start = escapeJsonBytes(Buffer.from(ITEMS_START));
+  const end = escapeJsonBytes(Buffer.from(`],"limit":${page.limit},"offset":${page.offset},"nextOffset":${page.nextOffset}}`));
+  const parts: Buffer[] = [start];
+  for (const [i, rank] of page.ranks.entries()) {
+    if (i > 0) parts.push(COMMA);
+    parts.push(escapedListing(directory, rank));
+  }
+  parts.push(end);
+  return Buffer.concat(parts);
+}
+const COMMA = Buffer.from(",");
 
 /** The answers that depend only on the snapshot, made once for it. */
 class SnapshotAnswers {
@@ -140,7 +176,8 @@ export class CatalogService {
     return this.#cached(`directory:${key}`, () => {
       // The same snapshot and the same search always give the same bytes: the tag needs no hashing of the body.
       const tag = `"${this.current().manifest.version}-${fingerprint(key)}"`;
-      return new Answer<DirectoryPage>(pageBody(directory, searchDirectory(directory, search)), tag);
+      const page = searchDirectory(directory, search);
+      return new Answer<DirectoryPage>(pageBody(directory, page), tag, undefined, undefined, () => escapedPageBody(directory, page));
     });
   }
 

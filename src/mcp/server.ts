@@ -107,31 +107,20 @@ function toolCallParams(params: unknown): { name: string; arguments: Record<stri
 const LISTING_NOTICE_JSON = JSON.stringify(LISTING_NOTICE);
 
 /**
- * The JSON string literal of `json` (compact JSON in UTF-8), as Latin-1 characters, one a byte of
- * its UTF-8: what JSON.stringify(json.toString()) gives, without decoding or encoding UTF-8.
- * Compact JSON holds no raw control characters, so escaping it only touches " and \ (ASCII);
- * read as Latin-1, JSON.stringify escapes exactly those and keeps every other byte as it is.
- */
-export function jsonStringOfBytes(json: Buffer): string {
-  return JSON.stringify(json.toString("latin1"));
-}
-
-/**
  * A tool's outcome as the JSON-RPC response. A successful answer's JSON (the REST body, made
  * once) is spliced in as bytes, as structuredContent and, escaped, as the text copy: it is
  * neither parsed nor serialised again, nor decoded as UTF-8.
  */
 function toolResponse(id: string | number, outcome: ToolOutcome): string | Buffer {
   if (outcome.kind === "error") return JSON.stringify({ jsonrpc: "2.0", id, result: outcome.result });
-  const { body } = outcome.answer;
-  const text = jsonStringOfBytes(body);
-  const head = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"content":[{"type":"text","text":`;
-  const middle = `}${outcome.listingText ? `,{"type":"text","text":${LISTING_NOTICE_JSON}}` : ""}],"structuredContent":`;
+  const { body, escaped } = outcome.answer;
+  const head = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"content":[{"type":"text","text":"`;
+  const middle = `"}${outcome.listingText ? `,{"type":"text","text":${LISTING_NOTICE_JSON}}` : ""}],"structuredContent":`;
   const headBytes = Buffer.byteLength(head);
   const middleBytes = Buffer.byteLength(middle);
-  const response = Buffer.allocUnsafe(headBytes + text.length + middleBytes + body.length + 2);
+  const response = Buffer.allocUnsafe(headBytes + escaped.length + middleBytes + body.length + 2);
   let at = response.write(head, 0, "utf8");
-  at += response.write(text, at, "latin1");
+  at += escaped.copy(response, at);
   at += response.write(middle, at, "utf8");
   at += body.copy(response, at);
   response.write("}}", at, "latin1");

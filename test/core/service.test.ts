@@ -39,6 +39,19 @@ describe("the service-side result cache", () => {
     assert.ok(uncached.body.equals(kept.body));
   });
 
+  test("a directory page's escaped copy (MCP's text copy), spliced from escaped listings, is the body escaped whole", () => {
+    for (const cacheSeconds of [0, 60]) {
+      const service = new CatalogService({ snapshot: () => snapshot, cacheSeconds });
+      for (const search of [{ q: "plumb" }, {}, { limit: 25, offset: 5 }, { q: "no-such-word" }, { country: "gb", limit: 1 }]) {
+        // Twice: the second page is made from listings already escaped.
+        for (let round = 0; round < 2; round += 1) {
+          const page = service.searchBusinesses(search);
+          assert.equal(`"${page.escaped.toString("utf8")}"`, JSON.stringify(page.body.toString("utf8")), JSON.stringify(search));
+        }
+      }
+    }
+  });
+
   test("is off with CACHE_SECONDS=0: every search is computed again", () => {
     const service = new CatalogService({ snapshot: () => snapshot, cacheSeconds: 0 });
     const first = service.searchBusinesses({ q: "plumb" });

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { jsonStringOfBytes } from "../../src/mcp/server.ts";
+import { escapeJsonBytes } from "../../src/core/answer.ts";
 
 test("a tool's text copy is the JSON string of its answer, escaped from the UTF-8 bytes as JSON.stringify escapes the text", () => {
   const values: unknown[] = [
@@ -13,7 +13,7 @@ test("a tool's text copy is the JSON string of its answer, escaped from the UTF-
   ];
   for (const value of values) {
     const json = JSON.stringify(value);
-    const literal = jsonStringOfBytes(Buffer.from(json));
-    assert.equal(Buffer.from(literal, "latin1").toString("utf8"), JSON.stringify(json), json);
+    const inside = escapeJsonBytes(Buffer.from(json));
+    assert.equal(`"${inside.toString("utf8")}"`, JSON.stringify(json), json);
   }
 });
