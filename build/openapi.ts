@@ -1,4 +1,5 @@
 import { ERRORS_OF_EVERY_ROUTE, type ErrorResponse, OVERLOAD_503, READ_METHODS, ROUTE_LIST, type RouteSpec } from "../src/api/routes.ts";
+import { DEFAULT_RATE_LIMIT_MAX } from "../src/config.ts";
 import {
   API_VERSION,
   CACHE_CONTROL_ERROR,
@@ -6,6 +7,8 @@ import {
   CLIENT_CACHE_SECONDS,
   DIRECTORY_RETRY_AFTER_SECONDS,
   OPENAPI_VERSION,
+  RATE_LIMIT_POLICY,
+  RATE_LIMIT_WINDOW_SECONDS,
 } from "../src/contract.ts";
 import { ERROR_CODES, ErrorBodySchema } from "../src/schemas/error.ts";
 
@@ -35,12 +38,15 @@ function parameter(where: "query" | "path", name: string, schema: unknown): Json
 const RESPONSE_HEADERS: Readonly<Record<number, Json>> = {
   405: { Allow: { description: "The methods this path accepts.", schema: { type: "string", example: READ_METHODS } } },
   429: {
-    "Retry-After": { description: "Seconds to wait before retrying.", schema: { type: "integer", example: 42 } },
+    "Retry-After": { description: "Seconds to wait before retrying.", schema: { type: "integer", example: RATE_LIMIT_WINDOW_SECONDS } },
     RateLimit: {
-      description: 'The client\'s state in the rate-limit policy (IETF RateLimit header), e.g. `"minute";r=0;t=42`.',
+      description: `The client's state in the rate-limit policy (IETF RateLimit header), e.g. \`"${RATE_LIMIT_POLICY}";r=0;t=${RATE_LIMIT_WINDOW_SECONDS}\`.`,
       schema: { type: "string" },
     },
-    "RateLimit-Policy": { description: 'The policy, e.g. `"minute";q=600;w=60`.', schema: { type: "string" } },
+    "RateLimit-Policy": {
+      description: `The policy, e.g. \`"${RATE_LIMIT_POLICY}";q=${DEFAULT_RATE_LIMIT_MAX};w=${RATE_LIMIT_WINDOW_SECONDS}\` (RATE_LIMIT_MAX requests a window).`,
+      schema: { type: "string" },
+    },
   },
   503: {
     "Retry-After": {

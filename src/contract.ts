@@ -130,6 +130,11 @@ export const CLIENT_CACHE_SECONDS = Number(/\bmax-age=(\d+)/.exec(CACHE_CONTROL_
 export const CACHE_CONTROL_ERROR = "no-store";
 /** Seconds a client waits before retrying when the directory is unavailable (spec, Errors). */
 export const DIRECTORY_RETRY_AFTER_SECONDS = 30;
+/** Retry-After of a 503 sent while the process sheds load. */
+export const OVERLOAD_RETRY_AFTER_SECONDS = 10;
+/** The rate limit's window, and its policy's name in the IETF RateLimit-Policy and RateLimit headers. */
+export const RATE_LIMIT_WINDOW_SECONDS = 60;
+export const RATE_LIMIT_POLICY = "minute";
 
 export const JSON_TYPE = "application/json; charset=utf-8";
 export const HTML_TYPE = "text/html; charset=utf-8";

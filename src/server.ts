@@ -1,23 +1,21 @@
 /** The entry point: config → snapshot → app → listen, and a graceful stop on signals. */
 import cluster from "node:cluster";
 import closeWithGrace from "close-with-grace";
-import { ConfigError, readConfig } from "./config.ts";
-import { loadSnapshot, SnapshotError } from "./snapshot/load.ts";
+import { type Config, ConfigError, readConfig } from "./config.ts";
+import { SnapshotError } from "./snapshot/load.ts";
 import { LiveSnapshot } from "./snapshot/reload.ts";
 
-async function main(): Promise<void> {
-  const config = readConfig();
+async function main(config: Config): Promise<void> {
   // The snapshot's listing check starts its worker threads at once; the application's modules
-  // load meanwhile instead of before.
-  const loading = loadSnapshot(config.distDir);
-  loading.catch(() => {});
+  // load meanwhile instead of before. The snapshot is live: a rebuilt dist/ is served within about
+  // a second of the build's swap (contract §3).
+  const opening = LiveSnapshot.open(config.distDir);
+  opening.catch(() => {});
   const [{ buildApp }, { CatalogService }] = await Promise.all([import("./app.ts"), import("./core/service.ts")]);
-  const snapshot = await loading;
-  let live: LiveSnapshot | null = null;
-  const service = new CatalogService({ snapshot: () => live?.current() ?? snapshot, cacheSeconds: config.cacheSeconds });
+  const live = await opening;
+  const snapshot = live.current();
+  const service = new CatalogService({ snapshot: () => live.current(), cacheSeconds: config.cacheSeconds });
   const app = await buildApp({ service, config, logger: { level: config.logLevel } });
-  // A rebuilt dist/ is served within about a second of the build's swap (contract §3).
-  live = new LiveSnapshot({ distDir: config.distDir, initial: snapshot, log: app.log });
 
   if (snapshot.directoryProblem !== null) {
     app.log.error(`directory unavailable, its endpoints answer 503: ${snapshot.directoryProblem}`);
@@ -31,11 +29,11 @@ async function main(): Promise<void> {
   closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
     if (err !== undefined) app.log.error({ err }, "stopping after an uncaught error");
     else app.log.info(`${signal ?? "stop"} received, closing`);
-    await live?.stop();
+    await live.stop();
     await app.close();
   });
 
-  await live.start();
+  live.start(app.log);
   await app.listen({ port: config.port, host: config.host });
 }
 
@@ -85,9 +83,9 @@ function fail(error: unknown): void {
 }
 
 try {
-  const { workers } = readConfig();
-  if (workers > 1 && cluster.isPrimary) supervise(workers);
-  else main().catch(fail);
+  const config = readConfig();
+  if (config.workers > 1 && cluster.isPrimary) supervise(config.workers);
+  else main(config).catch(fail);
 } catch (error) {
   fail(error);
 }

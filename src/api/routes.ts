@@ -4,6 +4,8 @@ import {
   DIRECTORY_DEFAULT_LIMIT,
   OFFERING_API_TEMPLATE,
   OFFERINGS_API_PATH,
+  OVERLOAD_RETRY_AFTER_SECONDS,
+  RATE_LIMIT_WINDOW_SECONDS,
 } from "../contract.ts";
 import {
   type ApiError,
@@ -89,7 +91,7 @@ export const READ_METHODS = "GET, HEAD";
  */
 export const ERRORS_OF_EVERY_ROUTE: Readonly<Record<405 | 429 | 431 | 500, ErrorResponse>> = {
   405: { description: "Method not allowed: this interface is read-only.", examples: [methodNotAllowed(READ_METHODS)] },
-  429: { description: "Too many requests from this client in the last minute.", examples: [rateLimited(42)] },
+  429: { description: "Too many requests from this client in the last minute.", examples: [rateLimited(RATE_LIMIT_WINDOW_SECONDS)] },
   431: { description: "The URL or headers are too large to read.", examples: [requestTooLarge()] },
   500: { description: "Unexpected failure; the message never carries details.", examples: [internalError()] },
 };
@@ -97,7 +99,7 @@ export const ERRORS_OF_EVERY_ROUTE: Readonly<Record<405 | 429 | 431 | 500, Error
 /** Load shedding: any route may answer 503 while the process is overloaded. */
 export const OVERLOAD_503: ErrorResponse = {
   description: "The service is overloaded for a moment.",
-  examples: [overloaded(10)],
+  examples: [overloaded(OVERLOAD_RETRY_AFTER_SECONDS)],
 };
 
 const directoryParameterNames = Object.keys(DirectorySearchQuerySchema.properties);

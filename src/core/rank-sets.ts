@@ -202,9 +202,8 @@ export function pageOfIntersection(sets: readonly RankSet[], count: number, offs
     return { ranks: Array.from(driver.ranks.subarray(offset, end)), more: driver.ranks.length > end };
   }
   const page = new PageCollector(offset, end);
-  const more =
-    driver.kind === "sorted" && driver.ranks.length * 32 < count
-      ? walkSorted(driver.ranks, others, page)
-      : walkBitmaps([bitsOf(driver, count), ...others], [bitsOf(driver, count), ...others].map(summaryOf), page);
-  return { ranks: page.ranks, more };
+  if (driver.kind === "sorted" && driver.ranks.length * 32 < count)
+    return { ranks: page.ranks, more: walkSorted(driver.ranks, others, page) };
+  const all = [bitsOf(driver, count), ...others];
+  return { ranks: page.ranks, more: walkBitmaps(all, all.map(summaryOf), page) };
 }

@@ -37,13 +37,18 @@ function fingerprint(text: string): string {
 
 const ITEMS_START = '{"items":[';
 
+/** What follows a directory page's listings. */
+function pageEnd(page: RankedPage): string {
+  return `],"limit":${page.limit},"offset":${page.offset},"nextOffset":${page.nextOffset}}`;
+}
+
 /**
  * A directory page's body: the listings' JSON as the snapshot holds it, copied once into one
  * buffer between the page's opening and its closing fields; nothing is serialised again.
  */
 function pageBody(directory: Directory, page: RankedPage): Buffer {
   const { bytes: listings, lineStarts } = directory.listings;
-  const end = `],"limit":${page.limit},"offset":${page.offset},"nextOffset":${page.nextOffset}}`;
+  const end = pageEnd(page);
   let length = ITEMS_START.length + end.length + Math.max(0, page.ranks.length - 1);
   for (const rank of page.ranks) length += (lineStarts[rank + 1] ?? 1) - 1 - (lineStarts[rank] ?? 0);
   const body = allocateBody(length);
@@ -75,22 +80,22 @@ function escapedListing(directory: Directory, rank: number): Buffer {
   return escaped;
 }
 
+const ESCAPED_ITEMS_START = escapeJsonBytes(Buffer.from(ITEMS_START));
+const COMMA = Buffer.from(",");
+
 /**
  * A directory page's body escaped as MCP's text copy: escaping works byte by byte, so it is the
  * page's parts escaped and joined, and each listing's escaped bytes are made once, not per page.
  */
 function escapedPageBody(directory: Directory, page: RankedPage): Buffer {
-  const start = escapeJsonBytes(Buffer.from(ITEMS_START));
-  const end = escapeJsonBytes(Buffer.from(`],"limit":${page.limit},"offset":${page.offset},"nextOffset":${page.nextOffset}}`));
-  const parts: Buffer[] = [start];
+  const parts: Buffer[] = [ESCAPED_ITEMS_START];
   for (const [i, rank] of page.ranks.entries()) {
     if (i > 0) parts.push(COMMA);
     parts.push(escapedListing(directory, rank));
   }
-  parts.push(end);
+  parts.push(escapeJsonBytes(Buffer.from(pageEnd(page))));
   return Buffer.concat(parts);
 }
-const COMMA = Buffer.from(",");
 
 /** The answers that depend only on the snapshot, made once for it. */
 class SnapshotAnswers {

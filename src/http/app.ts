@@ -1,10 +1,10 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from "fastify";
-import { API_PREFIX, DIRECTORY_API_PATH, MCP_MAX_MESSAGE_BYTES, MCP_PATH, OFFERINGS_API_PATH } from "../contract.ts";
+import { DIRECTORY_API_PATH, MCP_MAX_MESSAGE_BYTES, MCP_PATH, OFFERINGS_API_PATH } from "../contract.ts";
 import { invalidParameter, malformedRequest, offeringNotFound } from "../core/errors.ts";
 import type { CatalogService } from "../core/service.ts";
 import { DIRECTORY_RULES } from "../schemas/parameters.ts";
 import { registerCaching } from "./caching.ts";
-import { clientErrorHandler, registerErrorHandling, registerNotFound, sendError } from "./errors.ts";
+import { clientErrorHandler, isApiPath, registerErrorHandling, registerNotFound, sendError } from "./errors.ts";
 import { registerHealth } from "./health.ts";
 import { registerLimits } from "./limits.ts";
 import { notFoundPage, pagesPlugin } from "./pages.ts";
@@ -56,14 +56,13 @@ export async function buildHttpApp({
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors: (error, request, reply) => {
       const path = request.url.split("?")[0] ?? "";
-      const inApi = path === API_PREFIX || path.startsWith(`${API_PREFIX}/`);
       if (error.code === "FST_ERR_MAX_PARAM_LENGTH") {
         if (path.startsWith(`${OFFERINGS_API_PATH}/`)) return sendError(reply, offeringNotFound());
         if (path.startsWith(`${DIRECTORY_API_PATH}/`)) return sendError(reply, invalidParameter("identifier", DIRECTORY_RULES));
       }
       // No page has a name this long, or one that does not even decode (`%E0%A4%A`): outside the
       // API and MCP it is the 404 page, as any unknown page is. The API answers a JSON 400.
-      if (!inApi && path !== MCP_PATH && (error.code === "FST_ERR_MAX_PARAM_LENGTH" || error.code === "FST_ERR_BAD_URL")) {
+      if (!isApiPath(path) && path !== MCP_PATH && (error.code === "FST_ERR_MAX_PARAM_LENGTH" || error.code === "FST_ERR_BAD_URL")) {
         return notFound(request, reply);
       }
       return sendError(reply, malformedRequest());

@@ -69,6 +69,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
   });
 }
 
+/** Whether a URL path is under the REST API (where every answer is JSON). */
+export function isApiPath(path: string): boolean {
+  return path === API_PREFIX || path.startsWith(`${API_PREFIX}/`);
+}
+
 export type NotFoundPage = (request: FastifyRequest, reply: FastifyReply) => FastifyReply;
 
 /**
@@ -80,6 +85,6 @@ export function registerNotFound(app: FastifyInstance, page: NotFoundPage): void
     // An OPTIONS request that is not a CORS preflight: every path here is read-only.
     if (request.method === "OPTIONS") return sendError(reply, methodNotAllowed(READ_METHODS));
     const path = request.url.split("?", 1)[0] ?? "";
-    return path === API_PREFIX || path.startsWith(`${API_PREFIX}/`) ? sendError(reply, notFound()) : page(request, reply);
+    return isApiPath(path) ? sendError(reply, notFound()) : page(request, reply);
   });
 }

@@ -1,6 +1,7 @@
 import rateLimit from "@fastify/rate-limit";
 import underPressure from "@fastify/under-pressure";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { OVERLOAD_RETRY_AFTER_SECONDS, RATE_LIMIT_POLICY, RATE_LIMIT_WINDOW_SECONDS } from "../contract.ts";
 import { overloaded, rateLimited } from "../core/errors.ts";
 
 export interface LimitOptions {
@@ -8,9 +9,6 @@ export interface LimitOptions {
   rateLimitMax: number;
 }
 
-const WINDOW_SECONDS = 60;
-/** How long a client is asked to wait when the process is overloaded. */
-const OVERLOAD_RETRY_SECONDS = 10;
 /** Event-loop delay (mean over a sample, ms) above which new requests are shed. */
 const MAX_EVENT_LOOP_DELAY_MS = 1000;
 
@@ -35,7 +33,7 @@ function ietfHeaders(policy: string) {
       reply.removeHeader("ratelimit-remaining");
       reply.removeHeader("ratelimit-reset");
       reply.header("ratelimit-policy", policy);
-      reply.header("ratelimit", `"minute";r=${remaining};t=${reset}`);
+      reply.header("ratelimit", `"${RATE_LIMIT_POLICY}";r=${remaining};t=${reset}`);
     }
     done(null, payload);
   };
@@ -52,20 +50,20 @@ function ietfHeaders(policy: string) {
 export async function registerLimits(app: FastifyInstance, { rateLimitMax }: LimitOptions): Promise<void> {
   await app.register(underPressure, {
     maxEventLoopDelay: MAX_EVENT_LOOP_DELAY_MS,
-    retryAfter: OVERLOAD_RETRY_SECONDS,
+    retryAfter: OVERLOAD_RETRY_AFTER_SECONDS,
     // Thrown, the error reaches the error handler (an Error body, or JSON-RPC on /mcp); returning lets the request through.
     pressureHandler: (request) => {
-      if (request.routeOptions.config.unlimited !== true) throw overloaded(OVERLOAD_RETRY_SECONDS);
+      if (request.routeOptions.config.unlimited !== true) throw overloaded(OVERLOAD_RETRY_AFTER_SECONDS);
     },
   });
   if (rateLimitMax === 0) return;
   await app.register(rateLimit, {
     global: true,
     max: rateLimitMax,
-    timeWindow: WINDOW_SECONDS * 1000,
+    timeWindow: RATE_LIMIT_WINDOW_SECONDS * 1000,
     enableDraftSpec: true,
     allowList: (request) => request.routeOptions.config.unlimited === true,
     errorResponseBuilder: (_request, context) => rateLimited(Math.max(1, Math.ceil(context.ttl / 1000))),
   });
-  app.addHook("onSend", ietfHeaders(`"minute";q=${rateLimitMax};w=${WINDOW_SECONDS}`));
+  app.addHook("onSend", ietfHeaders(`"${RATE_LIMIT_POLICY}";q=${rateLimitMax};w=${RATE_LIMIT_WINDOW_SECONDS}`));
 }

@@ -384,15 +384,11 @@ export const pagesPlugin: FastifyPluginAsync<{ service: CatalogService }> = asyn
   /** The whole directory for bulk use: the snapshot's own bytes, never copied. */
   readOnlyRoute(app, {
     url: BULK_NDJSON_PATH,
+    config: cacheable,
     handler: async (request, reply) =>
-      withDirectory(request, reply, false, () => {
-        const { bytes } = service.directory().listings;
-        const tag = `"${service.current().manifest.version}-ndjson"`;
-        reply.headers({ etag: tag, "cache-control": CACHE_CONTROL_SUCCESS });
-        if (matchesIfNoneMatch(request, tag)) return reply.code(304).send();
-        reply.header("content-length", bytes.length).type(NDJSON_TYPE);
-        return reply.send(request.method === "HEAD" ? null : bytes);
-      }),
+      withDirectory(request, reply, false, () =>
+        reply.header("etag", `"${service.current().manifest.version}-ndjson"`).type(NDJSON_TYPE).send(service.directory().listings.bytes),
+      ),
   });
   readOnlyRoute(app, {
     url: BULK_JSON_PATH,

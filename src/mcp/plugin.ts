@@ -3,7 +3,6 @@ import type { Config } from "../config.ts";
 import { MCP_MAX_MESSAGE_BYTES, MCP_PATH } from "../contract.ts";
 import { ApiError } from "../core/errors.ts";
 import type { CatalogService } from "../core/service.ts";
-
 import { createResourceIndexer } from "./resources.ts";
 import { createDispatcher, serverInfo } from "./server.ts";
 import { McpHttpError, RPC, refusals, requestRules, toMessage } from "./transport.ts";

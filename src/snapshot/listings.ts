@@ -41,26 +41,9 @@ function hashBytes(bytes: Buffer, start: number, end: number): number {
   return hash >>> 0;
 }
 
-/** FNV-1a over an ASCII string, as hashBytes would see its bytes. */
-function hashText(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i += 1) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return hash >>> 0;
-}
-
-function equalsAscii(bytes: Buffer, start: number, end: number, text: string): boolean {
-  if (end - start !== text.length) return false;
-  for (let i = 0; i < text.length; i += 1) if (bytes[start + i] !== text.charCodeAt(i)) return false;
-  return true;
-}
-
-function equalBytes(bytes: Buffer, start: number, end: number, otherStart: number, otherEnd: number): boolean {
-  if (end - start !== otherEnd - otherStart) return false;
-  for (let i = 0; i < end - start; i += 1) if (bytes[start + i] !== bytes[otherStart + i]) return false;
-  return true;
+/** Whether `key` is bytes start..end of `bytes`. */
+function keyAt(key: Buffer, bytes: Buffer, start: number, end: number): boolean {
+  return key.compare(bytes, start, end) === 0;
 }
 
 /** Adds key bytes start..end of listing `rank`; false when an earlier listing has that key as its slug or id. */
@@ -74,14 +57,14 @@ function insert(
   rank: number,
 ): boolean {
   const mask = table.length - 1;
+  const key = bytes.subarray(start, end);
   let slot = hashBytes(bytes, start, end) & mask;
   for (let entry = table[slot] ?? 0; entry !== 0; entry = table[slot] ?? 0) {
     const other = entry - 1;
     const otherId = (lineStarts[other] ?? 0) + ID_PREFIX.length;
     if (
       other !== rank &&
-      (equalBytes(bytes, start, end, otherId + ID_LENGTH + SLUG_PREFIX.length, slugEnds[other] ?? 0) ||
-        equalBytes(bytes, start, end, otherId, otherId + ID_LENGTH))
+      (keyAt(key, bytes, otherId + ID_LENGTH + SLUG_PREFIX.length, slugEnds[other] ?? 0) || keyAt(key, bytes, otherId, otherId + ID_LENGTH))
     ) {
       return false;
     }
@@ -137,21 +120,18 @@ export function slugAt(store: ListingStore, rank: number): string {
   return store.bytes.toString("latin1", (store.lineStarts[rank] ?? 0) + SLUG_START, store.slugEnds[rank] ?? 0);
 }
 
-/** The rank of the listing whose slug, or lower-case id, is `identifier` (ASCII letters, digits and hyphens). */
+/** The rank of the listing whose slug, or lower-case id, is `identifier`. */
 export function rankOf(store: ListingStore, identifier: string): number | undefined {
   const { table, bytes, lineStarts, slugEnds } = store;
+  // UTF-8: a character outside ASCII never equals a slug's or an id's bytes.
+  const key = Buffer.from(identifier, "utf8");
   const mask = table.length - 1;
-  for (let slot = hashText(identifier) & mask; ; slot = (slot + 1) & mask) {
+  for (let slot = hashBytes(key, 0, key.length) & mask; ; slot = (slot + 1) & mask) {
     const entry = table[slot] ?? 0;
     if (entry === 0) return undefined;
     const rank = entry - 1;
     const start = lineStarts[rank] ?? 0;
     const idStart = start + ID_PREFIX.length;
-    if (
-      equalsAscii(bytes, start + SLUG_START, slugEnds[rank] ?? 0, identifier) ||
-      equalsAscii(bytes, idStart, idStart + ID_LENGTH, identifier)
-    ) {
-      return rank;
-    }
+    if (keyAt(key, bytes, start + SLUG_START, slugEnds[rank] ?? 0) || keyAt(key, bytes, idStart, idStart + ID_LENGTH)) return rank;
   }
 }

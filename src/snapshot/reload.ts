@@ -9,16 +9,8 @@ export interface ReloadLog {
   error(message: string): void;
 }
 
-export interface LiveSnapshotOptions {
-  distDir: string;
-  /** The snapshot loaded at start. */
-  initial: Snapshot;
-  log: ReloadLog;
-  /** How often the manifest is looked at, in ms; a rebuilt snapshot is served within about this plus its load time. */
-  intervalMs?: number;
-  /** Loads a snapshot (tests may slow it down); loadSnapshot by default. */
-  load?: (distDir: string) => Promise<Snapshot>;
-}
+/** How often the manifest is looked at: a rebuilt snapshot is served within about this plus its load time. */
+const INTERVAL_MS = 1000;
 
 /** What identifies a manifest file on disk: a build's swap, or a copy over it, changes one of these. */
 async function signature(path: string): Promise<string | null> {
@@ -32,7 +24,7 @@ async function signature(path: string): Promise<string | null> {
 
 /**
  * The snapshot being served, replaced when a new one is built into `distDir` (contract §3).
- * Every `intervalMs` the manifest's identity (inode, size, mtime) is compared with the last one
+ * Every second the manifest's identity (inode, size, mtime) is compared with the last one
  * seen; when it changed, the new snapshot is loaded and checked completely beside the old one,
  * then swapped in with one assignment, so a request sees one snapshot or the other, never a mix,
  * and none fails. A snapshot that does not load, or whose directory is unusable while the
@@ -41,20 +33,25 @@ async function signature(path: string): Promise<string | null> {
  */
 export class LiveSnapshot {
   readonly #distDir: string;
-  readonly #log: ReloadLog;
-  readonly #intervalMs: number;
-  readonly #load: (distDir: string) => Promise<Snapshot>;
   #current: Snapshot;
-  #seen: string | null = null;
+  #seen: string | null;
+  #log: ReloadLog | null = null;
   #timer: NodeJS.Timeout | null = null;
   #checking: Promise<void> | null = null;
 
-  constructor({ distDir, initial, log, intervalMs = 1000, load = loadSnapshot }: LiveSnapshotOptions) {
+  private constructor(distDir: string, initial: Snapshot, seen: string | null) {
     this.#distDir = distDir;
     this.#current = initial;
-    this.#log = log;
-    this.#intervalMs = intervalMs;
-    this.#load = load;
+    this.#seen = seen;
+  }
+
+  /**
+   * Loads the snapshot in `distDir`. The manifest's identity is taken before loading, so a build
+   * that lands while the first load runs is picked up by the first check.
+   */
+  static async open(distDir: string): Promise<LiveSnapshot> {
+    const seen = await signature(snapshotPath(distDir, "manifest"));
+    return new LiveSnapshot(distDir, await loadSnapshot(distDir), seen);
   }
 
   /** The snapshot to answer from now. */
@@ -62,10 +59,10 @@ export class LiveSnapshot {
     return this.#current;
   }
 
-  /** Starts watching; the timer does not keep the process alive. */
-  async start(): Promise<void> {
-    this.#seen = await signature(snapshotPath(this.#distDir, "manifest"));
-    this.#timer = setInterval(() => void this.check(), this.#intervalMs);
+  /** Starts watching, reporting to `log`; the timer does not keep the process alive. */
+  start(log: ReloadLog): void {
+    this.#log = log;
+    this.#timer = setInterval(() => void this.check(), INTERVAL_MS);
     this.#timer.unref();
   }
 
@@ -91,18 +88,18 @@ export class LiveSnapshot {
     if (before === null || before === this.#seen) return;
     let next: Snapshot;
     try {
-      next = await this.#load(this.#distDir);
+      next = await loadSnapshot(this.#distDir);
     } catch (error) {
       // Replaced again while loading: the files read may be from two builds. Try again next time.
       if ((await signature(manifest)) !== before) return;
       this.#seen = before;
-      this.#log.error(`new snapshot rejected, still serving ${this.#current.manifest.version}: ${(error as Error).message}`);
+      this.#log?.error(`new snapshot rejected, still serving ${this.#current.manifest.version}: ${(error as Error).message}`);
       return;
     }
     if ((await signature(manifest)) !== before) return;
     this.#seen = before;
     if (next.directoryProblem !== null && this.#current.directoryProblem === null) {
-      this.#log.error(
+      this.#log?.error(
         `new snapshot ${next.manifest.version} rejected, still serving ${this.#current.manifest.version}: its directory is unusable: ${next.directoryProblem}`,
       );
       return;
@@ -110,9 +107,9 @@ export class LiveSnapshot {
     const previous = this.#current.manifest.version;
     this.#current = next;
     if (next.directoryProblem !== null) {
-      this.#log.error(`snapshot ${next.manifest.version} loaded, but the directory is still unavailable: ${next.directoryProblem}`);
+      this.#log?.error(`snapshot ${next.manifest.version} loaded, but the directory is still unavailable: ${next.directoryProblem}`);
     } else {
-      this.#log.info(`snapshot ${next.manifest.version} (built ${next.manifest.builtAt}) now served, replacing ${previous}`);
+      this.#log?.info(`snapshot ${next.manifest.version} (built ${next.manifest.builtAt}) now served, replacing ${previous}`);
     }
   }
 }
