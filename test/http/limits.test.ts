@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
-import { request as httpRequest } from "node:http";
 import { describe, test } from "node:test";
+import { BULK_JSON_PATH } from "../../src/contract.ts";
 import { serveContent } from "../helpers/server.ts";
 import { FIXTURES } from "../helpers/snapshot.ts";
+import { raw } from "../mcp/helpers.ts";
 
 const MCP_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
 
@@ -38,7 +39,7 @@ describe("with RATE_LIMIT_MAX=4", () => {
       error: {
         code: "rate_limited",
         message: "Too many requests from this client in the last minute.",
-        resolution: `Wait ${retryAfter} seconds (Retry-After) before retrying, cache answers for at least a minute, and use /data/businesses.json for bulk reads.`,
+        resolution: `Wait ${retryAfter} seconds (Retry-After) before retrying, cache answers for at least a minute, and use ${BULK_JSON_PATH} for bulk reads.`,
       },
     });
     served.openapi.assertResponse("/api/directory", 429, body);
@@ -50,25 +51,16 @@ describe("with RATE_LIMIT_MAX=4", () => {
     assert.equal(page.status, 429);
 
     // MCP checks the Host header against BASE_URL (http://localhost:3000), which fetch cannot set.
-    const port = new URL(served.current.url).port;
-    const mcp = await new Promise<{ status: number; retryAfter: string | undefined; body: string }>((resolve, reject) => {
-      const request = httpRequest(
-        { host: "127.0.0.1", port, path: "/mcp", method: "POST", headers: { ...MCP_HEADERS, host: "localhost:3000" }, setHost: false },
-        (response) => {
-          let body = "";
-          response.setEncoding("utf8");
-          response.on("data", (chunk: string) => {
-            body += chunk;
-          });
-          response.on("end", () => resolve({ status: response.statusCode ?? 0, retryAfter: response.headers["retry-after"], body }));
-        },
-      );
-      request.on("error", reject);
-      request.end(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }));
-    });
+    const mcp = await raw(
+      { port: Number(new URL(served.current.url).port) },
+      "POST",
+      { ...MCP_HEADERS, host: "localhost:3000" },
+      JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    );
     const rpc = JSON.parse(mcp.body) as { jsonrpc: string; id: null; error: { code: number; message: string } };
     assert.equal(mcp.status, 429);
-    assert.ok(Number(mcp.retryAfter) >= 1);
+    const mcpRetryAfter = Number(mcp.headers["retry-after"]);
+    assert.ok(Number.isInteger(mcpRetryAfter) && mcpRetryAfter >= 1 && mcpRetryAfter <= 60, `Retry-After ${mcpRetryAfter}`);
     assert.deepEqual({ jsonrpc: rpc.jsonrpc, id: rpc.id, code: rpc.error.code }, { jsonrpc: "2.0", id: null, code: -32000 });
     assert.match(rpc.error.message, /^Too many requests from this client in the last minute\. Wait \d+ seconds/);
 

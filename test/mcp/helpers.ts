@@ -105,7 +105,12 @@ export function postHeaders(server: McpTestServer, extra: Record<string, string 
 }
 
 /** One HTTP request with exactly these headers (fetch cannot set Host). */
-export function raw(server: McpTestServer, method: string, headers: Record<string, string>, body?: string | Buffer): Promise<RawResponse> {
+export function raw(
+  server: Pick<McpTestServer, "port">,
+  method: string,
+  headers: Record<string, string>,
+  body?: string | Buffer,
+): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const request = httpRequest({ host: "127.0.0.1", port: server.port, path: "/mcp", method, headers, setHost: false }, (response) => {
       const chunks: Buffer[] = [];
