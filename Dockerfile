@@ -17,7 +17,7 @@ COPY content ./content
 # The public address is baked into the snapshot's pages and links; serve with the same BASE_URL.
 ARG BASE_URL=http://localhost:3000
 # server/.tsbuildinfo is only tsc's incremental state: the runtime stage does not need it.
-RUN npm run compile && rm -f server/.tsbuildinfo && BASE_URL=${BASE_URL} npm run build
+RUN npm run compile && rm -f server/.tsbuildinfo && npm run build
 
 FROM ${NODE_IMAGE} AS runtime
 WORKDIR /app

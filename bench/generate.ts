@@ -160,7 +160,7 @@ export const SURNAMES = [
   "Jarvis",
   "Kerr",
 ];
-export const FIRST_NAMES = [
+const FIRST_NAMES = [
   "Alex",
   "Sam",
   "Jo",

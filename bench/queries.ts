@@ -4,15 +4,11 @@
  * without a location (a town, part of one, a postcode prefix) and a country, some at deep
  * offsets. The same seed always gives the same searches.
  */
+import type { DirectorySearchQuery } from "../src/schemas/parameters.ts";
 import { ADJECTIVES, PLACES, random, SERVICES, SURNAMES } from "./generate.ts";
 
-export interface DirectoryQuery {
-  q?: string;
-  location?: string;
-  country?: string;
-  limit?: number;
-  offset?: number;
-}
+/** A directory search's query parameters: the API's own type. */
+export type DirectoryQuery = DirectorySearchQuery;
 
 /** A word as people type it: whole, or its first 1-5 letters. */
 function typed(next: () => number, word: string): string {

@@ -38,7 +38,7 @@ const { values } = parseArgs({
     seconds: { type: "string", default: "8" },
     warmup: { type: "string", default: "2" },
     connections: { type: "string", default: "50" },
-    out: { type: "string", default: join(ROOT, "bench", "results.json") },
+    out: { type: "string" },
   },
 });
 const sizes =
@@ -47,6 +47,9 @@ const SECONDS = Number(values.seconds);
 const WARMUP_SECONDS = Number(values.warmup);
 const CONNECTIONS = Number(values.connections);
 const WORK = join(process.env.BENCH_DIR ?? tmpdir(), "catalog-bench");
+/** The committed results (bench/results.json) are those of the default sizes; other runs go beside their content. */
+const OUT =
+  values.out ?? (values.sizes === undefined && !values.million ? join(ROOT, "bench", "results.json") : join(WORK, "results.json"));
 
 interface Row {
   readonly scenario: string;
@@ -329,12 +332,12 @@ console.log(
   `${machine}; ${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up and ${SECONDS} s measured per scenario; work folder ${WORK}`,
 );
 const results: SizeResult[] = [];
-await run("npx", ["tsc", "-p", "tsconfig.build.json"], { cwd: ROOT });
+await run("npm", ["run", "--silent", "compile"], { cwd: ROOT });
 for (const listings of sizes) results.push(await measureSize(listings));
 const markdown = table(results);
 console.log(`\n${markdown}`);
 await writeFile(
-  values.out,
+  OUT,
   `${JSON.stringify({ date: new Date().toISOString(), machine, connections: CONNECTIONS, warmupSeconds: WARMUP_SECONDS, seconds: SECONDS, results, table: markdown }, null, 2)}\n`,
 );
-console.log(`\nwritten to ${values.out}`);
+console.log(`\nwritten to ${OUT}`);

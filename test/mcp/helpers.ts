@@ -38,7 +38,15 @@ export async function startMcpServer(
   const distDir = `${dir.path}/dist`;
   await buildSnapshot(`${FIXTURES}basic`, distDir, baseUrl);
   await options.prepare?.(distDir);
-  const config = readConfig({ CACHE_SECONDS: "60", ...options.env, BASE_URL: baseUrl, PORT: String(port), DIST_DIR: distDir });
+  // Rate limiting is off unless a test turns it on, as in test/helpers/server.ts.
+  const config = readConfig({
+    CACHE_SECONDS: "60",
+    RATE_LIMIT_MAX: "0",
+    ...options.env,
+    BASE_URL: baseUrl,
+    PORT: String(port),
+    DIST_DIR: distDir,
+  });
   const snapshot = await loadSnapshot(distDir);
   const service = new CatalogService({ snapshot: () => snapshot, cacheSeconds: config.cacheSeconds });
   const app = await buildApp({ service, config });
