@@ -2,7 +2,10 @@ import type { FastifyInstance, FastifyServerOptions } from "fastify";
 import type { Config } from "./config.ts";
 import type { CatalogService } from "./core/service.ts";
 import { buildHttpApp } from "./http/app.ts";
+import { fixedDocumentRoute } from "./http/read-only.ts";
 import { registerMcp } from "./mcp/plugin.ts";
+import { serverInfo } from "./mcp/server.ts";
+import { serverCardDocuments } from "./mcp/server-card.ts";
 
 export interface AppOptions {
   service: CatalogService;
@@ -11,11 +14,12 @@ export interface AppOptions {
 }
 
 /**
- * The whole application: REST and pages (src/http) with the MCP endpoint (src/mcp) beside them,
- * on one fastify instance. It never listens (see src/server.ts).
+ * The whole application: REST and pages (src/http) with the MCP endpoint and its server card
+ * (src/mcp) beside them, on one fastify instance. It never listens (see src/server.ts).
  */
 export async function buildApp({ service, config, logger }: AppOptions): Promise<FastifyInstance> {
   const app = await buildHttpApp({ service, logger, rateLimitMax: config.rateLimitMax, trustProxy: config.trustProxy });
   await registerMcp(app, { service, config });
+  for (const document of serverCardDocuments(config.baseUrl, serverInfo(config.baseUrl))) fixedDocumentRoute(app, document);
   return app;
 }

@@ -12,8 +12,17 @@ export const OPENAPI_VERSION = "3.1.0";
 /** The version of the REST description itself (spec, Versioning 1). */
 export const API_VERSION = "1.1.0";
 
-/** The MCP protocol versions served (spec, Versioning 3), newest first. */
-export const MCP_PROTOCOL_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26"] as const;
+/**
+ * The modern MCP revisions served (contract §6): no handshake, the version and the client's
+ * capabilities in every request's `_meta`.
+ */
+export const MCP_MODERN_VERSIONS = ["2026-07-28"] as const;
+
+/** The legacy MCP versions served (spec, Versioning 3): an `initialize` handshake first. */
+export const MCP_LEGACY_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26"] as const;
+
+/** Every MCP protocol version served, newest first: what `server/discover` and the unsupported-version error list. */
+export const MCP_PROTOCOL_VERSIONS = [...MCP_MODERN_VERSIONS, ...MCP_LEGACY_VERSIONS] as const;
 
 export type McpProtocolVersion = (typeof MCP_PROTOCOL_VERSIONS)[number];
 
@@ -30,6 +39,10 @@ export const BUSINESS_API_TEMPLATE = `${DIRECTORY_API_PATH}/{identifier}`;
 export const OFFERING_API_TEMPLATE = `${OFFERINGS_API_PATH}/{slug}`;
 
 export const MCP_PATH = "/mcp";
+/** The MCP server card (experimental, SEP-2127 draft): the endpoint's URL plus `/server-card`. */
+export const MCP_SERVER_CARD_PATH = `${MCP_PATH}/server-card`;
+/** The AI Catalog that names the server card, for domain-level discovery (same draft). */
+export const AI_CATALOG_PATH = "/.well-known/ai-catalog.json";
 export const OPENAPI_PATH = "/openapi.json";
 
 export const HOME_PATH = "/";
@@ -144,3 +157,5 @@ export const XML_TYPE = "application/xml; charset=utf-8";
 export const CSS_TYPE = "text/css; charset=utf-8";
 export const ICON_TYPE = "image/x-icon";
 export const NDJSON_TYPE = "application/x-ndjson; charset=utf-8";
+export const SERVER_CARD_TYPE = "application/mcp-server-card+json";
+export const AI_CATALOG_TYPE = "application/ai-catalog+json";

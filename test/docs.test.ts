@@ -3,6 +3,11 @@ import { readFile } from "node:fs/promises";
 import { describe, test } from "node:test";
 import { TOOL_LIST } from "../src/mcp/tools.ts";
 import { serveContent } from "./helpers/server.ts";
+
+/** What /docs/api and llms.txt say of the MCP versions, written out here so that a change of the served versions shows. */
+const MCP_VERSIONS =
+  "Protocol revision 2026-07-28 (stateless, no handshake: every request carries its version, client info and capabilities in params._meta, with the MCP-Protocol-Version, Mcp-Method and Mcp-Name headers; server/discover lists every version served) and the 2025 versions 2025-11-25, 2025-06-18 and 2025-03-26 (after an initialize handshake).";
+
 import { FIXTURES, TEST_BASE_URL } from "./helpers/snapshot.ts";
 
 /**
@@ -114,8 +119,11 @@ describe("documentation generated from the route table and the tools' definition
       tableRows(markdown, "Parameter").map(([name]) => name),
       ["`q`", "`location`", "`country`", "`limit`", "`offset`"],
     );
+    assert.ok(markdown.includes(`one JSON-RPC message per request, at most 32 KiB. ${MCP_VERSIONS}`));
     assert.ok(
-      markdown.includes("one JSON-RPC message per request, at most 32 KiB. Protocol versions 2025-11-25, 2025-06-18 and 2025-03-26."),
+      markdown.includes(
+        `Its server card (experimental, SEP-2127 draft) is at [${TEST_BASE_URL}/mcp/server-card](${TEST_BASE_URL}/mcp/server-card).`,
+      ),
     );
     const base = TEST_BASE_URL;
     assert.ok(
@@ -125,9 +133,13 @@ describe("documentation generated from the route table and the tools' definition
     );
   });
 
-  test("llms.txt names every tool", async () => {
+  test("llms.txt names every tool, the MCP versions served and the server card", async () => {
     const llms = await text("/llms.txt");
-    assert.ok(llms.includes("read-only tools search_businesses, get_business, search_offerings, get_offering\n"));
+    assert.ok(
+      llms.includes(
+        `read-only tools search_businesses, get_business, search_offerings, get_offering. ${MCP_VERSIONS} Server card: ${TEST_BASE_URL}/mcp/server-card\n`,
+      ),
+    );
   });
 
   test("the README's MCP table documents exactly each tool's arguments", async () => {

@@ -28,3 +28,13 @@ export function readOnlyRoute(app: FastifyInstance, route: Omit<RouteOptions, "m
   app.route({ ...route, method: "GET" });
   rejectOtherMethods(app, route.url);
 }
+
+/** A GET route answering `body` as `type`, the same for every request and cacheable (an ETag, 304s). */
+export function fixedDocumentRoute(app: FastifyInstance, document: { path: string; type: string; body: string }): void {
+  const body = Buffer.from(document.body);
+  readOnlyRoute(app, {
+    url: document.path,
+    config: { cacheable: true },
+    handler: async (_request, reply) => reply.type(document.type).send(body),
+  });
+}

@@ -22,9 +22,9 @@ export const CONTENT_SECURITY_POLICY = {
 /** Headers a web app on another origin may read from our answers. */
 const EXPOSED_HEADERS = ["ETag", "Link", "Retry-After", "RateLimit", "RateLimit-Policy"];
 
+/** The MCP endpoint itself; its server card (`/mcp/server-card`) is public metadata and gets CORS as pages do. */
 function isMcp(request: FastifyRequest): boolean {
-  const path = request.url.split("?", 1)[0];
-  return path === MCP_PATH || path?.startsWith(`${MCP_PATH}/`) === true;
+  return request.url.split("?", 1)[0] === MCP_PATH;
 }
 
 /** A CORS preflight: an OPTIONS request that names the method the browser wants to send. */

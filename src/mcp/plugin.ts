@@ -4,8 +4,9 @@ import { MCP_MAX_MESSAGE_BYTES, MCP_PATH } from "../contract.ts";
 import { ApiError } from "../core/errors.ts";
 import type { CatalogService } from "../core/service.ts";
 import { createResourceIndexer } from "./resources.ts";
+import { RPC } from "./rpc.ts";
 import { createDispatcher, serverInfo } from "./server.ts";
-import { McpHttpError, RPC, refusals, requestRules, toMessage } from "./transport.ts";
+import { McpHttpError, refusals, requestRules, toMessage } from "./transport.ts";
 
 export interface McpOptions {
   service: CatalogService;
@@ -31,17 +32,15 @@ function toMcpHttpError(error: FastifyError): McpHttpError {
 }
 
 /**
- * POST /mcp: the MCP endpoint, stateless Streamable HTTP with JSON responses (contract §6).
+ * POST /mcp: the MCP endpoint, stateless Streamable HTTP with JSON responses, serving the 2025
+ * versions and 2026-07-28 side by side (contract §6).
  * Registered in its own encapsulated scope so that its body parser, error bodies (JSON-RPC,
  * not REST Error objects) and hooks stay away from the REST routes.
  */
 export async function registerMcp(app: FastifyInstance, { service, config }: McpOptions): Promise<void> {
   const rules = requestRules(config);
-  const dispatch = createDispatcher({
-    service,
-    resources: createResourceIndexer(config.baseUrl),
-    serverInfo: serverInfo(config.baseUrl),
-  });
+  const info = serverInfo(config.baseUrl);
+  const dispatch = createDispatcher({ service, resources: createResourceIndexer(config.baseUrl), serverInfo: info });
 
   await app.register(async (scope) => {
     scope.setErrorHandler((error: FastifyError, request, reply) => {
@@ -80,9 +79,9 @@ export async function registerMcp(app: FastifyInstance, { service, config }: Mcp
         done();
       },
       handler: (request, reply) => {
-        const response = dispatch(toMessage(request.body), request.log);
+        const response = dispatch(toMessage(request.body), request.headers, request.log);
         if (response === null) reply.code(202).send();
-        else reply.type("application/json").send(response);
+        else reply.code(response.status).type("application/json").send(response.body);
       },
     });
 

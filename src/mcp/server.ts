@@ -1,5 +1,5 @@
+import type { IncomingHttpHeaders } from "node:http";
 import {
-  ErrorCode,
   type Implementation,
   InitializeRequestSchema,
   type InitializeResult,
@@ -17,21 +17,23 @@ import { TOOLS } from "../api/tools/index.ts";
 import { searchBusinesses } from "../api/tools/search-businesses.ts";
 import { searchOfferings } from "../api/tools/search-offerings.ts";
 import { QUOTE_URL_RULE, UNTRUSTED_LISTING_TEXT } from "../api/tools/tool.ts";
-import { DIRECTORY_RETRY_AFTER_SECONDS, MCP_PROTOCOL_VERSIONS } from "../contract.ts";
+import { CLIENT_CACHE_SECONDS, DIRECTORY_RETRY_AFTER_SECONDS, MCP_LEGACY_VERSIONS, MCP_PROTOCOL_VERSIONS } from "../contract.ts";
 import { describeName } from "../core/errors.ts";
 import type { CatalogService } from "../core/service.ts";
 import type { Snapshot } from "../snapshot/types.ts";
+import { checkUnanswered, type Era, eraOf, META_KEYS } from "./era.ts";
 import type { ResourceIndex } from "./resources.ts";
+import { RPC, RpcError } from "./rpc.ts";
 import { LISTING_NOTICE, TOOL_LIST, TOOLS_BY_NAME, type ToolOutcome } from "./tools.ts";
 import type { RpcMessage } from "./transport.ts";
 
-const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = MCP_PROTOCOL_VERSIONS;
-const LATEST_PROTOCOL_VERSION = MCP_PROTOCOL_VERSIONS[0];
-
-/** The JSON-RPC error code of an unknown resource URI (MCP specification, Resources). */
-export const RESOURCE_NOT_FOUND = -32002;
+const LEGACY_VERSIONS: readonly string[] = MCP_LEGACY_VERSIONS;
+const LATEST_LEGACY_VERSION = MCP_LEGACY_VERSIONS[0];
 
 const CAPABILITIES: ServerCapabilities = { tools: { listChanged: false }, resources: { listChanged: false, subscribe: false } };
+
+/** 2026-07-28's caching hints (Caching): as long as HTTP caches a successful answer, for anyone. */
+const CACHE_HINTS = { ttlMs: CLIENT_CACHE_SECONDS * 1000, cacheScope: "public" } as const;
 
 /** The names of the tools that read the catalog or the directory, for prose. */
 function toolsOf(tag: "Offerings" | "Directory"): string {
@@ -66,19 +68,8 @@ export function serverInfo(baseUrl: string): Implementation {
   };
 }
 
-/** A JSON-RPC error answered for a request: its code and message, sent as they are. */
-export class RpcError extends Error {
-  readonly code: number;
-
-  constructor(code: number, message: string) {
-    super(message);
-    this.name = "RpcError";
-    this.code = code;
-  }
-}
-
 function invalidParams(method: string): RpcError {
-  return new RpcError(ErrorCode.InvalidParams, `Invalid params for ${method}; see the MCP specification for its parameters.`);
+  return new RpcError(RPC.invalidParams, `Invalid params for ${method}; see the MCP specification for its parameters.`);
 }
 
 /** Checks a request against the SDK's schema for its method; returns the typed request. */
@@ -97,7 +88,7 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 function toolCallParams(params: unknown): { name: string; arguments: Record<string, unknown> } {
   if (!isObject(params) || typeof params.name !== "string" || (params.arguments !== undefined && !isObject(params.arguments))) {
     throw new RpcError(
-      ErrorCode.InvalidParams,
+      RPC.invalidParams,
       "Invalid tools/call request: params.name must be a string, and params.arguments an object when given.",
     );
   }
@@ -107,14 +98,18 @@ function toolCallParams(params: unknown): { name: string; arguments: Record<stri
 const LISTING_NOTICE_JSON = JSON.stringify(LISTING_NOTICE);
 
 /**
- * A tool's outcome as the JSON-RPC response. A successful answer's JSON (the REST body, made
- * once) is spliced in as bytes, as structuredContent and, escaped, as the text copy: it is
- * neither parsed nor serialised again, nor decoded as UTF-8.
+ * A tool's outcome as the JSON-RPC response; `fields` is the era's result fields as JSON
+ * members ending in a comma (empty for the 2025 versions). A successful answer's JSON (the REST
+ * body, made once) is spliced in as bytes, as structuredContent and, escaped, as the text copy:
+ * it is neither parsed nor serialised again, nor decoded as UTF-8.
  */
-function toolResponse(id: string | number, outcome: ToolOutcome): string | Buffer {
-  if (outcome.kind === "error") return JSON.stringify({ jsonrpc: "2.0", id, result: outcome.result });
+function toolResponse(id: string | number, outcome: ToolOutcome, fields: string): string | Buffer {
+  if (outcome.kind === "error") {
+    const result = JSON.stringify(outcome.result);
+    return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{${fields}${result.slice(1)}}`;
+  }
   const { body, escaped } = outcome.answer;
-  const head = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"content":[{"type":"text","text":"`;
+  const head = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{${fields}"content":[{"type":"text","text":"`;
   const middle = `"}${outcome.listingText ? `,{"type":"text","text":${LISTING_NOTICE_JSON}}` : ""}],"structuredContent":`;
   const headBytes = Buffer.byteLength(head);
   const middleBytes = Buffer.byteLength(middle);
@@ -127,86 +122,144 @@ function toolResponse(id: string | number, outcome: ToolOutcome): string | Buffe
   return response;
 }
 
+/** An answer to one POST: its HTTP status and JSON body. */
+export interface McpReply {
+  readonly status: number;
+  readonly body: string | Buffer;
+}
+
+interface Request {
+  readonly id: string | number;
+  readonly method: string;
+  readonly params?: unknown;
+}
+
 /** The JSON-RPC response for one request (text, or UTF-8 bytes), or throws RpcError. */
-type Handler = (request: { id: string | number; method: string; params?: unknown }, log: FastifyBaseLogger) => string | Buffer;
+type Handler = (request: Request, era: Era, log: FastifyBaseLogger) => string | Buffer;
 
 /**
- * The MCP server, stateless: one dispatcher built at start answers every request from the
- * tools' definitions and the current snapshot. No SDK Server is built per request (that cost
- * more than a search); the SDK's schemas still check the params of every method but tools/call.
+ * The MCP server, stateless and dual-era: one dispatcher built at start answers every request
+ * of either era from the tools' definitions and the current snapshot. Both eras share every
+ * handler; an era adds its own result fields (2026-07-28: `resultType`, the server's identity
+ * and, on list, read and discover results, caching hints) and its own methods (the 2025
+ * handshake and `ping`; 2026-07-28's `server/discover`). No SDK Server is built per request (that
+ * cost more than a search); the SDK's schemas still check the params of every method but
+ * tools/call.
  */
-export function createDispatcher(context: McpContext): (message: RpcMessage, log: FastifyBaseLogger) => string | Buffer | null {
+export function createDispatcher(
+  context: McpContext,
+): (message: RpcMessage, headers: IncomingHttpHeaders, log: FastifyBaseLogger) => McpReply | null {
   const { service } = context;
-  const result = (id: string | number, value: unknown) => JSON.stringify({ jsonrpc: "2.0", id, result: value });
-  const handlers: Record<string, Handler> = {
+  const serverMeta = { [META_KEYS.serverInfo]: context.serverInfo };
+  /** Every modern result's own fields, as JSON members for the tool responses spliced from bytes. */
+  const modernFields = `"resultType":"complete","_meta":${JSON.stringify(serverMeta)},`;
+
+  /** A result response in the era's shape; `cacheable` results carry 2026-07-28's caching hints. */
+  const result = (era: Era, id: string | number, value: object, cacheable: boolean): string => {
+    if (era.kind === "legacy") return JSON.stringify({ jsonrpc: "2.0", id, result: value });
+    const fields = cacheable ? { ...value, ...CACHE_HINTS } : value;
+    return JSON.stringify({ jsonrpc: "2.0", id, result: { resultType: "complete", ...fields, _meta: serverMeta } });
+  };
+
+  const shared: Record<string, Handler> = {
+    "tools/list": (request, era) => {
+      parsed(ListToolsRequestSchema, request);
+      return result(era, request.id, TOOL_LIST, true);
+    },
+    "tools/call": (request, era, log) => {
+      const params = toolCallParams(request.params);
+      const tool = TOOLS_BY_NAME.get(params.name);
+      if (tool === undefined) {
+        throw new RpcError(
+          RPC.invalidParams,
+          `Tool ${describeName(params.name)} does not exist; call tools/list for the tools this server offers.`,
+        );
+      }
+      const outcome = tool.call(service, params.arguments, (error) => log.error({ err: error }, "mcp tool failed"));
+      return toolResponse(request.id, outcome, era.kind === "modern" ? modernFields : "");
+    },
+    "resources/list": (request, era) => {
+      parsed(ListResourcesRequestSchema, request);
+      return result(era, request.id, context.resources(service.current()).list, true);
+    },
+    "resources/templates/list": (request, era) => {
+      parsed(ListResourceTemplatesRequestSchema, request);
+      return result(era, request.id, { resourceTemplates: [] }, true);
+    },
+    "resources/read": (request, era) => {
+      const { params } = parsed(ReadResourceRequestSchema, request);
+      const resource = context.resources(service.current()).byUri.get(params.uri);
+      if (resource === undefined) {
+        // 2026-07-28 moved resource-not-found from -32002 to Invalid Params (Resources: Error Handling).
+        const code = era.kind === "modern" ? RPC.invalidParams : RPC.legacyResourceNotFound;
+        throw new RpcError(code, "Resource not found; call resources/list for the URIs this server offers.");
+      }
+      return result(era, request.id, resource.read, true);
+    },
+  };
+
+  const legacy: Record<string, Handler> = {
+    ...shared,
     initialize: (request) => {
       const { params } = parsed(InitializeRequestSchema, request);
-      const protocolVersion = SUPPORTED_PROTOCOL_VERSIONS.includes(params.protocolVersion)
-        ? params.protocolVersion
-        : LATEST_PROTOCOL_VERSION;
+      const protocolVersion = LEGACY_VERSIONS.includes(params.protocolVersion) ? params.protocolVersion : LATEST_LEGACY_VERSION;
       const answer: InitializeResult = {
         protocolVersion,
         capabilities: CAPABILITIES,
         serverInfo: context.serverInfo,
         instructions: INSTRUCTIONS,
       };
-      return result(request.id, answer);
+      return JSON.stringify({ jsonrpc: "2.0", id: request.id, result: answer });
     },
     ping: (request) => {
       parsed(PingRequestSchema, request);
-      return result(request.id, {});
-    },
-    "tools/list": (request) => {
-      parsed(ListToolsRequestSchema, request);
-      return result(request.id, TOOL_LIST);
-    },
-    "tools/call": (request, log) => {
-      const params = toolCallParams(request.params);
-      const tool = TOOLS_BY_NAME.get(params.name);
-      if (tool === undefined) {
-        throw new RpcError(
-          ErrorCode.InvalidParams,
-          `Tool ${describeName(params.name)} does not exist; call tools/list for the tools this server offers.`,
-        );
-      }
-      return toolResponse(
-        request.id,
-        tool.call(service, params.arguments, (error) => log.error({ err: error }, "mcp tool failed")),
-      );
-    },
-    "resources/list": (request) => {
-      parsed(ListResourcesRequestSchema, request);
-      return result(request.id, context.resources(service.current()).list);
-    },
-    "resources/templates/list": (request) => {
-      parsed(ListResourceTemplatesRequestSchema, request);
-      return result(request.id, { resourceTemplates: [] });
-    },
-    "resources/read": (request) => {
-      const { params } = parsed(ReadResourceRequestSchema, request);
-      const resource = context.resources(service.current()).byUri.get(params.uri);
-      if (resource === undefined)
-        throw new RpcError(RESOURCE_NOT_FOUND, "Resource not found; call resources/list for the URIs this server offers.");
-      return result(request.id, resource.read);
+      return JSON.stringify({ jsonrpc: "2.0", id: request.id, result: {} });
     },
   };
 
-  return (message, log) => {
-    // A notification or a client's response has nowhere to be answered: 202 without a body.
-    if (message.kind !== "request") return null;
+  const discover: DiscoverResultFields = {
+    supportedVersions: [...MCP_PROTOCOL_VERSIONS],
+    capabilities: CAPABILITIES,
+    instructions: INSTRUCTIONS,
+  };
+  const modern: Record<string, Handler> = {
+    ...shared,
+    "server/discover": (request, era) => result(era, request.id, discover, true),
+  };
+
+  return (message, headers, log) => {
+    if (message.kind !== "request") {
+      // A notification or a client's response has nowhere to be answered: 202 without a body.
+      try {
+        checkUnanswered(headers);
+      } catch (error) {
+        if (error instanceof RpcError) return { status: error.status, body: error.toResponse(null) };
+        throw error;
+      }
+      return null;
+    }
     const { id, method } = message;
-    const handler = Object.hasOwn(handlers, method) ? handlers[method] : undefined;
     try {
-      if (handler === undefined) throw new RpcError(ErrorCode.MethodNotFound, "Method not found");
-      return handler(message, log);
+      const era = eraOf(headers, message);
+      const handlers = era.kind === "modern" ? modern : legacy;
+      const handler = Object.hasOwn(handlers, method) ? handlers[method] : undefined;
+      if (handler === undefined) {
+        // 2026-07-28 answers an unknown method with 404, so that a client can tell it from a legacy server (Streamable HTTP).
+        throw new RpcError(RPC.methodNotFound, "Method not found", { status: era.kind === "modern" ? 404 : 200 });
+      }
+      return { status: 200, body: handler(message, era, log) };
     } catch (error) {
-      if (error instanceof RpcError) return JSON.stringify({ jsonrpc: "2.0", id, error: { code: error.code, message: error.message } });
+      if (error instanceof RpcError) return { status: error.status, body: error.toResponse(id) };
       log.error({ err: error }, "mcp request failed");
-      return JSON.stringify({
-        jsonrpc: "2.0",
-        id,
-        error: { code: ErrorCode.InternalError, message: "Internal error: the server failed while answering; retry later." },
-      });
+      const internal = new RpcError(RPC.internalError, "Internal error: the server failed while answering; retry later.");
+      return { status: 200, body: internal.toResponse(id) };
     }
   };
+}
+
+/** server/discover's own fields (2026-07-28, Discovery); the era adds resultType, caching hints and the server's identity. */
+interface DiscoverResultFields {
+  readonly supportedVersions: readonly string[];
+  readonly capabilities: ServerCapabilities;
+  readonly instructions: string;
 }

@@ -74,7 +74,11 @@ function catalogTool(definition: ToolDefinition): CatalogTool {
       try {
         answer = definition.run(service, args);
       } catch (error) {
-        if (error instanceof ApiError) return errorResult(error.toBody());
+        if (error instanceof ApiError) {
+          const body = error.toBody();
+          const advice = definition.advice?.[body.error.code];
+          return errorResult(advice === undefined ? body : { error: { ...body.error, resolution: advice } });
+        }
         onUnexpected(error);
         return errorResult(internalError().toBody());
       }

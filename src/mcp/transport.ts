@@ -1,21 +1,14 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { Config } from "../config.ts";
-import { MCP_MAX_MESSAGE_BYTES, MCP_PATH, MCP_PROTOCOL_VERSIONS } from "../contract.ts";
+import { MCP_MAX_MESSAGE_BYTES, MCP_PATH } from "../contract.ts";
+import { RPC } from "./rpc.ts";
 
 /**
- * The HTTP rules of POST /mcp (contract §6). Everything a header can decide is decided before
- * the body is read; every refusal is a JSON-RPC error object with `id: null`, and none of them
- * echoes what the client sent.
+ * The HTTP rules of POST /mcp (contract §6) that hold in both eras. Everything a header can
+ * decide alone is decided before the body is read; every refusal is a JSON-RPC error object
+ * with `id: null`, and none of them echoes what the client sent. The headers that must agree
+ * with the body (the protocol version, and in 2026-07-28 the method and name) are era.ts's.
  */
-
-/** JSON-RPC error codes used at the HTTP level. */
-export const RPC = {
-  parseError: -32700,
-  invalidRequest: -32600,
-  internalError: -32603,
-  /** Implementation-defined server error, as the SDK's transport uses for HTTP-level refusals. */
-  serverError: -32000,
-} as const;
 
 export interface RpcErrorBody {
   jsonrpc: "2.0";
@@ -55,12 +48,6 @@ export const refusals = {
   notAcceptable: () =>
     new McpHttpError(406, RPC.serverError, "Not Acceptable: the Accept header must list both application/json and text/event-stream."),
   unsupportedMediaType: () => new McpHttpError(415, RPC.serverError, "Unsupported Media Type: Content-Type must be application/json."),
-  unsupportedVersion: () =>
-    new McpHttpError(
-      400,
-      RPC.serverError,
-      `Bad Request: unsupported MCP-Protocol-Version; supported versions: ${MCP_PROTOCOL_VERSIONS.join(", ")}.`,
-    ),
   tooLarge: () =>
     new McpHttpError(
       413,
@@ -102,7 +89,7 @@ function normalOrigin(origin: string): string | undefined {
 export interface RequestRules {
   /** DNS-rebinding protection, for every method: Host must be ours, Origin (when sent) too. */
   checkCaller(headers: IncomingHttpHeaders): void;
-  /** The POST-only rules: size, Accept, Content-Type and protocol version. */
+  /** The POST-only rules a header decides alone: size, Accept and Content-Type. The protocol version is the era's (era.ts). */
   checkPost(headers: IncomingHttpHeaders): void;
 }
 
@@ -122,7 +109,6 @@ export function requestRules(config: Pick<Config, "baseUrl" | "mcpAllowedHosts" 
     const normal = normalOrigin(origin);
     if (normal !== undefined) origins.add(normal);
   }
-  const versions: ReadonlySet<string> = new Set(MCP_PROTOCOL_VERSIONS);
 
   return {
     checkCaller(headers) {
@@ -143,8 +129,6 @@ export function requestRules(config: Pick<Config, "baseUrl" | "mcpAllowedHosts" 
       const accepted = mediaTypes(headers.accept);
       if (!accepted.includes("application/json") || !accepted.includes("text/event-stream")) throw refusals.notAcceptable();
       if (mediaTypes(headers["content-type"]).join() !== "application/json") throw refusals.unsupportedMediaType();
-      const version = headers["mcp-protocol-version"];
-      if (version !== undefined && (typeof version !== "string" || !versions.has(version))) throw refusals.unsupportedVersion();
     },
   };
 }

@@ -16,7 +16,7 @@ import {
   LLMS_PATH,
   MCP_MAX_MESSAGE_BYTES,
   MCP_PATH,
-  MCP_PROTOCOL_VERSIONS,
+  MCP_SERVER_CARD_PATH,
   markdownPath,
   OPENAPI_PATH,
 } from "../contract.ts";
@@ -26,6 +26,7 @@ import { DIRECTORY_RULES, DirectorySearchQuerySchema } from "../schemas/paramete
 import { layout } from "./layout.ts";
 import { agentPointer } from "./markdown.ts";
 import { markdownToHtml } from "./markdown-html.ts";
+import { MCP_VERSIONS_SENTENCE } from "./mcp-versions.ts";
 
 const TITLE = "API, MCP and Markdown documentation";
 
@@ -109,7 +110,7 @@ Successful answers carry \`Cache-Control: ${CACHE_CONTROL_SUCCESS}\` and an \`ET
 
 ## MCP endpoint
 
-\`POST ${base}${MCP_PATH}\`: stateless Streamable HTTP with JSON responses, no account. Send \`Content-Type: application/json\` and \`Accept: application/json, text/event-stream\`; one JSON-RPC message per request, at most ${MCP_MAX_MESSAGE_BYTES / 1024} KiB. Protocol versions ${MCP_PROTOCOL_VERSIONS.slice(0, -1).join(", ")} and ${MCP_PROTOCOL_VERSIONS.at(-1)}.
+\`POST ${base}${MCP_PATH}\`: stateless Streamable HTTP with JSON responses, no account. Send \`Content-Type: application/json\` and \`Accept: application/json, text/event-stream\`; one JSON-RPC message per request, at most ${MCP_MAX_MESSAGE_BYTES / 1024} KiB. ${MCP_VERSIONS_SENTENCE} Its server card (experimental, SEP-2127 draft) is at [${base}${MCP_SERVER_CARD_PATH}](${base}${MCP_SERVER_CARD_PATH}).
 
 | Tool | Arguments | Same as |
 |---|---|---|

@@ -10,6 +10,7 @@ import {
   LLMS_FULL_PATH,
   LLMS_PATH,
   MCP_PATH,
+  MCP_SERVER_CARD_PATH,
   markdownPath,
   OPENAPI_PATH,
 } from "../contract.ts";
@@ -19,6 +20,7 @@ import { DirectorySearchQuerySchema } from "../schemas/parameters.ts";
 import { apiDocsBody } from "./api-docs.ts";
 import { contactMarkdown } from "./contact.ts";
 import { guideMarkdown } from "./guide.ts";
+import { MCP_VERSIONS_SENTENCE } from "./mcp-versions.ts";
 
 /** llms.txt (llmstxt.org): H1 name, blockquote summary, notes, then H2 sections of links with one-line notes. */
 
@@ -51,7 +53,7 @@ export function llmsTxt({ site, offerings }: LlmsInput): string {
     "",
     `- [API documentation](${base}${markdownPath(API_DOCS_PATH)}): the REST JSON API, the MCP endpoint, Markdown pages, errors and caching`,
     `- [OpenAPI 3.1 document](${base}${OPENAPI_PATH}): machine-readable description of the REST endpoints`,
-    `- [MCP endpoint](${base}${MCP_PATH}): POST only, stateless Streamable HTTP with JSON responses; read-only tools ${TOOLS.map((tool) => tool.name).join(", ")}`,
+    `- [MCP endpoint](${base}${MCP_PATH}): POST only, stateless Streamable HTTP with JSON responses; read-only tools ${TOOLS.map((tool) => tool.name).join(", ")}. ${MCP_VERSIONS_SENTENCE} Server card: ${base}${MCP_SERVER_CARD_PATH}`,
     "",
     "## Directory",
     "",

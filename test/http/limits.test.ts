@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { CACHE_CONTROL_ERROR, RATE_LIMIT_POLICY, RATE_LIMIT_WINDOW_SECONDS } from "../../src/contract.ts";
 import { rateLimited } from "../../src/core/errors.ts";
-import { RPC } from "../../src/mcp/transport.ts";
+import { RPC } from "../../src/mcp/rpc.ts";
 import { OpenApiValidator } from "../helpers/openapi.ts";
 import { type RunningServer, serveContent, startServer } from "../helpers/server.ts";
 import { buildSnapshot, FIXTURES, TEST_BASE_URL, tempDir } from "../helpers/snapshot.ts";

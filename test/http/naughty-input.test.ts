@@ -28,7 +28,7 @@ import {
   MCP_MAX_MESSAGE_BYTES,
   OFFERINGS_Q_MAX_LENGTH,
 } from "../../src/contract.ts";
-import { RPC } from "../../src/mcp/transport.ts";
+import { RPC } from "../../src/mcp/rpc.ts";
 import { ERROR_CODES } from "../../src/schemas/error.ts";
 import { directoryIdentifierProperty, directorySearchProperties } from "../../src/schemas/parameters.ts";
 import { OpenApiValidator } from "../helpers/openapi.ts";

@@ -1,8 +1,18 @@
 import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
+import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from "@modelcontextprotocol/client";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { isInitializeRequest, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import {
+  type CallToolResult,
+  type Implementation,
+  isInitializeRequest,
+  type JSONRPCMessage,
+  type ListResourcesResult,
+  type ListToolsResult,
+  type ReadResourceResult,
+  type ServerCapabilities,
+} from "@modelcontextprotocol/sdk/types.js";
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "../../src/app.ts";
 import { readConfig } from "../../src/config.ts";
@@ -11,7 +21,9 @@ import { loadSnapshot } from "../../src/snapshot/load.ts";
 import { freePort } from "../helpers/ports.ts";
 import { buildSnapshot, FIXTURES, tempDir } from "../helpers/snapshot.ts";
 
+/** The 2025 (handshake) versions, served to the SDK's v1 client as before 2026-07-28. */
 export const PROTOCOL_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26"] as const;
+export const MODERN_VERSION = "2026-07-28";
 
 export interface McpTestServer {
   /** Where tests connect: http://127.0.0.1:<port>. */
@@ -93,6 +105,71 @@ export async function connectClient(
   const client = new Client({ name: "mcp-tests", version: "1.0.0" });
   await client.connect(transport);
   return { client, transport };
+}
+
+/**
+ * What the tests ask of a connected MCP client, whichever SDK line and era: the SDK's v1 client
+ * (2025 versions only) and its v2 client (2026-07-28, or the 2025 handshake in its legacy mode)
+ * both fit it.
+ */
+export interface McpSession {
+  /** The era the connection uses and the protocol version it negotiated. */
+  readonly era: "legacy" | "modern";
+  readonly protocolVersion: string | undefined;
+  listTools(): Promise<ListToolsResult>;
+  callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<CallToolResult>;
+  listResources(): Promise<ListResourcesResult>;
+  readResource(params: { uri: string }): Promise<ReadResourceResult>;
+  serverVersion(): Implementation | undefined;
+  serverCapabilities(): ServerCapabilities | undefined;
+  instructions(): string | undefined;
+  close(): Promise<void>;
+}
+
+/** How a test connects: the client's SDK line, and the version or negotiation it asks for. */
+export type McpClientKind =
+  | { readonly sdk: "v1"; readonly version: (typeof PROTOCOL_VERSIONS)[number] }
+  | { readonly sdk: "v2"; readonly mode: "legacy" | "auto" | { readonly pin: string } };
+
+export function clientLabel(kind: McpClientKind): string {
+  if (kind.sdk === "v1") return `${kind.version} with the SDK's v1 client`;
+  const mode = typeof kind.mode === "string" ? `${kind.mode} negotiation` : `pinned to ${kind.mode.pin}`;
+  return `the SDK's v2 client, ${mode}`;
+}
+
+/** A connected session of `kind` against `server`. */
+export async function connectSession(server: McpTestServer, kind: McpClientKind): Promise<McpSession> {
+  if (kind.sdk === "v1") {
+    const { client, transport } = await connectClient(server, kind.version);
+    return {
+      era: "legacy",
+      protocolVersion: transport.protocolVersion,
+      listTools: () => client.listTools(),
+      callTool: (params) => client.callTool(params) as Promise<CallToolResult>,
+      listResources: () => client.listResources(),
+      readResource: (params) => client.readResource(params),
+      serverVersion: () => client.getServerVersion(),
+      serverCapabilities: () => client.getServerCapabilities(),
+      instructions: () => client.getInstructions(),
+      close: () => client.close(),
+    };
+  }
+  const client = new ClientV2({ name: "mcp-tests", version: "1.0.0" }, { versionNegotiation: { mode: kind.mode } });
+  await client.connect(new TransportV2(new URL(`${server.url}/mcp`)));
+  // The v2 SDK's result types are its own; their JSON is the same protocol's, so they are read as v1's.
+  const as = <T>(value: Promise<unknown>) => value as Promise<T>;
+  return {
+    era: client.getProtocolEra() ?? "legacy",
+    protocolVersion: client.getNegotiatedProtocolVersion(),
+    listTools: () => as(client.listTools()),
+    callTool: (params) => as(client.callTool(params)),
+    listResources: () => as(client.listResources()),
+    readResource: (params) => as(client.readResource(params)),
+    serverVersion: () => client.getServerVersion() as Implementation | undefined,
+    serverCapabilities: () => client.getServerCapabilities() as ServerCapabilities | undefined,
+    instructions: () => client.getInstructions(),
+    close: () => client.close(),
+  };
 }
 
 export interface RawResponse {

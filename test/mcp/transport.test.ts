@@ -27,10 +27,16 @@ const NOT_ALLOWED = rpcError(
 );
 const NOT_ACCEPTABLE = rpcError(-32000, "Not Acceptable: the Accept header must list both application/json and text/event-stream.");
 const UNSUPPORTED_TYPE = rpcError(-32000, "Unsupported Media Type: Content-Type must be application/json.");
-const UNSUPPORTED_VERSION = rpcError(
-  -32000,
-  "Bad Request: unsupported MCP-Protocol-Version; supported versions: 2025-11-25, 2025-06-18, 2025-03-26.",
-);
+/** 2026-07-28's UnsupportedProtocolVersionError, answered in both eras: it lists every version served. */
+const unsupportedVersion = (id: number | null, requested: string) => ({
+  jsonrpc: "2.0",
+  id,
+  error: {
+    code: -32022,
+    message: "Unsupported protocol version",
+    data: { supported: ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"], requested },
+  },
+});
 const PARSE_ERROR = rpcError(-32700, "Parse error: the body is not valid JSON.");
 const BATCH = rpcError(-32600, "Invalid Request: batches are not supported; send one JSON-RPC message per POST.");
 const NOT_JSON_RPC = rpcError(-32600, "Invalid Request: the body is not a JSON-RPC 2.0 message.");
@@ -282,9 +288,11 @@ describe("headers", () => {
     assertJson(await post(server, PING, headers), 200, PONG);
   });
 
-  test("answers 400 for an unsupported MCP-Protocol-Version", async () => {
+  test("answers 400 and -32022 with every version served for an unsupported MCP-Protocol-Version", async () => {
     for (const version of ["2024-11-05", "2024-10-07", "2026-01-01", "latest", "2025-06-18, 2025-06-18"]) {
-      assertJson(await post(server, PING, { "mcp-protocol-version": version }), 400, UNSUPPORTED_VERSION);
+      assertJson(await post(server, PING, { "mcp-protocol-version": version }), 400, unsupportedVersion(1, version));
+      const notification = await post(server, { jsonrpc: "2.0", method: "notifications/initialized" }, { "mcp-protocol-version": version });
+      assertJson(notification, 400, unsupportedVersion(null, version));
     }
   });
 

@@ -16,6 +16,7 @@ export const getBusiness: ToolDefinition<ArgumentsOf<typeof route.params>, Publi
   outputSchema: route.response.schema,
   rules: route.rules,
   listingText: true,
+  advice: { not_found: `Call ${TOOL_NAMES.searchBusinesses} and use the slug or id of a listing it returns.` },
   mirrors: route.operationId,
   run: (service, input) => service.getBusiness(input.identifier),
 };

@@ -12,6 +12,9 @@ export const getOffering: ToolDefinition<ArgumentsOf<typeof route.params>, Offer
   outputSchema: route.response.schema,
   rules: route.rules,
   listingText: false,
+  advice: {
+    not_found: `Call ${TOOL_NAMES.searchOfferings} (without query it lists every offering) and use the exact slug of one of them.`,
+  },
   mirrors: route.operationId,
   run: (service, input) => service.getOffering(input.slug),
 };

@@ -1,6 +1,7 @@
 import type { FromSchema, JSONSchema } from "json-schema-to-ts";
 import type { Answer } from "../../core/answer.ts";
 import type { CatalogService } from "../../core/service.ts";
+import type { ErrorCode } from "../../schemas/error.ts";
 import type { ParameterRules } from "../../schemas/parameters.ts";
 import type { ObjectSchema, OperationId } from "../routes.ts";
 
@@ -33,6 +34,11 @@ export interface ToolDefinition<Input = unknown, Output extends Record<string, u
   readonly rules: ParameterRules;
   /** Directory answers carry business-supplied text and get the untrusted-text notice. */
   readonly listingText: boolean;
+  /**
+   * What to do instead, in MCP's terms, for the errors whose REST resolution points at a REST
+   * URL: an agent is told which tool to call (contract §6).
+   */
+  readonly advice?: Readonly<Partial<Record<ErrorCode, string>>>;
   /** The REST route whose body this tool answers with. */
   readonly mirrors: OperationId;
   /** Calls the core with arguments that passed `inputSchema`; failures throw ApiError. */

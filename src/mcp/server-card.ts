@@ -1,0 +1,80 @@
+import type { Implementation } from "@modelcontextprotocol/sdk/types.js";
+import { AI_CATALOG_PATH, AI_CATALOG_TYPE, MCP_PATH, MCP_PROTOCOL_VERSIONS, MCP_SERVER_CARD_PATH, SERVER_CARD_TYPE } from "../contract.ts";
+
+/**
+ * The MCP server card and the AI Catalog that points at it, in the format of the experimental
+ * Server Cards draft (SEP-2127, modelcontextprotocol/experimental-ext-server-card): static
+ * metadata a client reads before it connects. Both are made once at start from BASE_URL and
+ * the server's identity, and agree with what `server/discover` answers.
+ */
+
+const SERVER_CARD_SCHEMA = "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json";
+/** The card's description: at most 100 characters (draft schema). */
+const DESCRIPTION = "Free, read-only catalog of offerings and directory of approved public business listings.";
+
+/** The draft's reverse-DNS namespace for a host: `catalog.example.org` → `org.example.catalog`. */
+function namespaceOf(hostname: string): string {
+  const labels = hostname
+    .replace(/[^A-Za-z0-9.-]/g, "-")
+    .split(".")
+    .filter(Boolean);
+  const isAddress = labels.every((label) => /^\d+$/.test(label));
+  return (isAddress ? labels : labels.reverse()).join(".") || "localhost";
+}
+
+export interface ServerCard {
+  readonly $schema: string;
+  readonly name: string;
+  readonly version: string;
+  readonly description: string;
+  readonly title: string;
+  readonly websiteUrl: string;
+  readonly remotes: readonly {
+    readonly type: "streamable-http";
+    readonly url: string;
+    readonly supportedProtocolVersions: readonly string[];
+  }[];
+}
+
+export function serverCard(baseUrl: string, info: Implementation): ServerCard {
+  return {
+    $schema: SERVER_CARD_SCHEMA,
+    name: `${namespaceOf(new URL(baseUrl).hostname)}/${info.name}`,
+    version: info.version,
+    description: DESCRIPTION,
+    title: info.title ?? info.name,
+    websiteUrl: baseUrl,
+    remotes: [{ type: "streamable-http", url: `${baseUrl}${MCP_PATH}`, supportedProtocolVersions: [...MCP_PROTOCOL_VERSIONS] }],
+  };
+}
+
+/** An AI Catalog with one entry, the card (draft docs/discovery.md, AI Catalog). */
+export function aiCatalog(baseUrl: string, card: ServerCard): object {
+  const [namespace, name] = card.name.split("/");
+  return {
+    specVersion: "1.0",
+    entries: [
+      {
+        identifier: `urn:air:${new URL(baseUrl).hostname}:mcp:${name ?? namespace}`,
+        type: SERVER_CARD_TYPE,
+        url: `${baseUrl}${MCP_SERVER_CARD_PATH}`,
+      },
+    ],
+  };
+}
+
+/** A document served as it is at a fixed path. */
+export interface FixedDocument {
+  readonly path: string;
+  readonly type: string;
+  readonly body: string;
+}
+
+/** The server card at /mcp/server-card and the AI Catalog at /.well-known/ai-catalog.json, made once. */
+export function serverCardDocuments(baseUrl: string, info: Implementation): readonly FixedDocument[] {
+  const card = serverCard(baseUrl, info);
+  return [
+    { path: MCP_SERVER_CARD_PATH, type: SERVER_CARD_TYPE, body: JSON.stringify(card) },
+    { path: AI_CATALOG_PATH, type: AI_CATALOG_TYPE, body: JSON.stringify(aiCatalog(baseUrl, card)) },
+  ];
+}
