@@ -256,19 +256,38 @@ async function measureSize(listings: number): Promise<SizeResult> {
           requests: slugs.map((slug) => ({ method: "GET", path: `/businesses/${slug}/index.md` })),
         }),
       );
+      // The same search in each MCP era: 2025-11-25 after its (stateless) handshake, and 2026-07-28
+      // with the version and capabilities in each request's _meta and the headers that mirror the body.
+      const mcpHeaders = { ...host, "content-type": "application/json", accept: "application/json, text/event-stream" };
       rows.push(
-        await load("MCP tools/call search_businesses", {
+        await load("MCP 2025-11-25 tools/call search_businesses", {
           url,
-          headers: {
-            ...host,
-            "content-type": "application/json",
-            accept: "application/json, text/event-stream",
-            "mcp-protocol-version": "2025-11-25",
-          },
+          headers: { ...mcpHeaders, "mcp-protocol-version": "2025-11-25" },
           requests: queries.map((query, id) => ({
             method: "POST",
             path: "/mcp",
             body: JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "search_businesses", arguments: query } }),
+          })),
+        }),
+      );
+      const meta = {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1.0.0" },
+        "io.modelcontextprotocol/clientCapabilities": {},
+      };
+      rows.push(
+        await load("MCP 2026-07-28 tools/call search_businesses", {
+          url,
+          headers: { ...mcpHeaders, "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "search_businesses" },
+          requests: queries.map((query, id) => ({
+            method: "POST",
+            path: "/mcp",
+            body: JSON.stringify({
+              jsonrpc: "2.0",
+              id,
+              method: "tools/call",
+              params: { name: "search_businesses", arguments: query, _meta: meta },
+            }),
           })),
         }),
       );

@@ -30,7 +30,9 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 
 /** A header value as 2026-07-28 allows it: visible ASCII, space and tab. */
 const PLAIN_HEADER = /^[\t\x20-\x7e]*$/;
-const BASE64_SENTINEL = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/;
+/** The Base64 sentinel form; a value that has its markers but not valid Base64 between them is malformed. */
+const SENTINEL = /^=\?base64\?(.*)\?=$/s;
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 export const eraErrors = {
   unsupportedVersion: (requested: string) =>
@@ -56,9 +58,10 @@ function header(headers: IncomingHttpHeaders, name: string): string | undefined 
 /** A `Mcp-Name` value decoded from its Base64 sentinel form, or undefined when it is malformed. */
 function decodedName(value: string): string | undefined {
   if (!PLAIN_HEADER.test(value)) return undefined;
-  const encoded = BASE64_SENTINEL.exec(value);
-  if (encoded === null) return value;
-  const bytes = Buffer.from(encoded[1] ?? "", "base64");
+  const encoded = SENTINEL.exec(value)?.[1];
+  if (encoded === undefined) return value;
+  if (!BASE64.test(encoded)) return undefined;
+  const bytes = Buffer.from(encoded, "base64");
   const text = bytes.toString("utf8");
   // Bytes that are not UTF-8 cannot be the body's value.
   return Buffer.from(text, "utf8").equals(bytes) ? text : undefined;

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance } from "fastify";
 import type { Config } from "../config.ts";
-import { MCP_MAX_MESSAGE_BYTES, MCP_PATH } from "../contract.ts";
+import { JSON_TYPE, MCP_MAX_MESSAGE_BYTES, MCP_PATH } from "../contract.ts";
 import { ApiError } from "../core/errors.ts";
 import type { CatalogService } from "../core/service.ts";
 import { createResourceIndexer } from "./resources.ts";
@@ -81,7 +81,8 @@ export async function registerMcp(app: FastifyInstance, { service, config }: Mcp
       handler: (request, reply) => {
         const response = dispatch(toMessage(request.body), request.headers, request.log);
         if (response === null) reply.code(202).send();
-        else reply.code(response.status).type("application/json").send(response.body);
+        // The type is set in full: fastify adds the charset to text bodies only, and a tool's answer is bytes.
+        else reply.code(response.status).type(JSON_TYPE).send(response.body);
       },
     });
 

@@ -12,9 +12,13 @@ const SERVER_CARD_SCHEMA = "https://static.modelcontextprotocol.io/schemas/v1/se
 /** The card's description: at most 100 characters (draft schema). */
 const DESCRIPTION = "Free, read-only catalog of offerings and directory of approved public business listings.";
 
-/** The draft's reverse-DNS namespace for a host: `catalog.example.org` → `org.example.catalog`. */
+/**
+ * The draft's reverse-DNS namespace for a host: `catalog.example.org` → `org.example.catalog`;
+ * an IPv4 address stays as it is, and an IPv6 one (`[::1]`) has its colons made hyphens.
+ */
 function namespaceOf(hostname: string): string {
   const labels = hostname
+    .replace(/^\[|\]$/g, "")
     .replace(/[^A-Za-z0-9.-]/g, "-")
     .split(".")
     .filter(Boolean);

@@ -190,9 +190,10 @@ export function createDispatcher(
       const { params } = parsed(ReadResourceRequestSchema, request);
       const resource = context.resources(service.current()).byUri.get(params.uri);
       if (resource === undefined) {
-        // 2026-07-28 moved resource-not-found from -32002 to Invalid Params (Resources: Error Handling).
-        const code = era.kind === "modern" ? RPC.invalidParams : RPC.legacyResourceNotFound;
-        throw new RpcError(code, "Resource not found; call resources/list for the URIs this server offers.");
+        const message = "Resource not found; call resources/list for the URIs this server offers.";
+        // 2026-07-28 moved resource-not-found from -32002 to Invalid Params, with the URI as data (Resources: Error Handling).
+        if (era.kind === "modern") throw new RpcError(RPC.invalidParams, message, { data: { uri: params.uri } });
+        throw new RpcError(RPC.legacyResourceNotFound, message);
       }
       return result(era, request.id, resource.read, true);
     },

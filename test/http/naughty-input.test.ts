@@ -958,8 +958,7 @@ async function rpc(method: string, params: unknown, id: string | number = nextId
   const response = await post(server, message);
   const label = `${method} ${message.slice(0, 300)}`;
   assert.ok(response.status < 500, `${label} answered HTTP ${response.status}: ${response.body.slice(0, 300)}`);
-  // Refusals say charset=utf-8; results spliced as bytes say application/json, which is UTF-8 by definition (RFC 8259).
-  assert.match(response.headers["content-type"] ?? "", /^application\/json(?:; charset=utf-8)?$/, label);
+  assert.equal(response.headers["content-type"], "application/json; charset=utf-8", label);
   const body = JSON.parse(response.body) as unknown;
   assert.ok(isRecord(body), label);
   if (Buffer.byteLength(message) > MCP_MAX_MESSAGE_BYTES) {
@@ -1149,6 +1148,88 @@ describe("MCP tool arguments", () => {
         assert.ok(!echoes(String(body.error.message), name), `the unknown-tool error echoes ${show(name)}`);
       }),
       { seed: SEED, numRuns: 200, includeErrorInReport: true },
+    );
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// MCP 2026-07-28 request metadata: the headers that mirror the body, and `_meta`.
+
+/** A naughty string as a header can carry it (see headerValue). */
+const naughtyHeader = naughty.map(headerValue);
+/** The JSON-RPC error codes a 2026-07-28 request may be refused with, and their HTTP statuses. */
+const MODERN_REFUSALS: Readonly<Record<number, number>> = { [-32020]: 400, [-32022]: 400, [-32601]: 404, [-32602]: 400 };
+
+describe("MCP 2026-07-28 request metadata", () => {
+  test("any version, method and name headers and any _meta answer a result or a modern refusal, never a failure or an echo", async () => {
+    const same = Symbol("same as the body");
+    /** Mostly `valid`, so that most requests get past the earlier checks to the later ones. */
+    const mostly = <T, U>(valid: T, other: fc.Arbitrary<U>) =>
+      fc.oneof({ arbitrary: fc.constant(valid), weight: 4 }, { arbitrary: other, weight: 1 });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom("tools/call", "resources/read", "tools/list", "server/discover", "ping"),
+        fc.option(mostly("2026-07-28", fc.oneof(fc.constant("2025-11-25"), naughtyHeader)), { nil: undefined, freq: 10 }),
+        fc.option(mostly<typeof same, string>(same, naughtyHeader), { nil: undefined, freq: 10 }),
+        fc.option(
+          fc.oneof(
+            fc.constant<typeof same>(same),
+            naughtyHeader,
+            // The Base64 sentinel form, of naughty text and around text that is no Base64.
+            naughty.map((text) => `=?base64?${Buffer.from(text, "utf8").toString("base64")}?=`),
+            naughtyHeader.map((text) => `=?base64?${text}?=`),
+          ),
+          { nil: undefined, freq: 10 },
+        ),
+        mostly(
+          { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} },
+          fc.oneof(
+            anyJson,
+            fc.record({
+              "io.modelcontextprotocol/protocolVersion": fc.oneof(fc.constant("2026-07-28"), anyJson),
+              "io.modelcontextprotocol/clientCapabilities": fc.oneof(fc.constant({}), anyJson),
+              "io.modelcontextprotocol/clientInfo": fc.oneof(fc.constant({ name: "n", version: "1" }), anyJson),
+            }),
+          ),
+        ),
+        fc.oneof(naughty, fc.constantFrom("search_offerings", `${server.baseUrl}/llms.txt`)),
+        async (method, version, methodHeader, nameHeader, meta, name) => {
+          const params = { name, uri: name, arguments: {}, _meta: meta };
+          const headers: Record<string, string | undefined> = {
+            "mcp-protocol-version": version,
+            "mcp-method": methodHeader === same ? method : methodHeader,
+            "mcp-name": nameHeader === same ? headerValue(name) : nameHeader,
+          };
+          const response = await post(server, { jsonrpc: "2.0", id: 7, method, params }, headers);
+          const label = `${method} ${JSON.stringify(headers).slice(0, 200)} ${JSON.stringify(wire(meta)).slice(0, 200)}`;
+          assert.ok(response.status < 500, `${label}: HTTP ${response.status}`);
+          assert.equal(response.headers["content-type"], "application/json; charset=utf-8", label);
+          const body = JSON.parse(response.body) as unknown;
+          // A `_meta` that is no object makes the message no JSON-RPC request of MCP's shape.
+          if (!isRecord(wire(meta)) && wire(meta) !== undefined) {
+            assert.equal(response.status, 400, label);
+            assert.deepEqual(body, {
+              jsonrpc: "2.0",
+              error: { code: -32600, message: "Invalid Request: the body is not a JSON-RPC 2.0 message." },
+              id: null,
+            });
+            return;
+          }
+          assert.ok(isRecord(body) && body.jsonrpc === "2.0" && body.id === 7, `${label}: ${response.body.slice(0, 300)}`);
+          if (!isRecord(body.error)) {
+            assert.equal(response.status, 200, label);
+            return;
+          }
+          const { code, message } = body.error;
+          assert.notEqual(code, RPC.internalError, `${label}: internal error`);
+          const status = MODERN_REFUSALS[Number(code)];
+          assert.ok(response.status === 200 || response.status === status, `${label}: ${code} with HTTP ${response.status}`);
+          for (const input of [name, version, headers["mcp-method"], headers["mcp-name"]]) {
+            if (typeof input === "string") assert.ok(!echoes(String(message), input), `${label}: the message echoes ${show(input)}`);
+          }
+        },
+      ),
+      { seed: SEED, numRuns: 600, includeErrorInReport: true },
     );
   });
 });
