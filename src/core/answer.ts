@@ -14,10 +14,10 @@ export class Answer<T> {
   readonly etag: string;
   #json: string | undefined;
   #value: T | undefined;
-  #escaped: Buffer | (() => Buffer) | undefined;
+  #escaped: Buffer | readonly Buffer[] | (() => readonly Buffer[]) | undefined;
 
-  /** `escaped`, when given, makes `escaped` below faster than escaping the body (see service.ts). */
-  constructor(body: Buffer, tag: string, value?: T, json?: string, escaped?: () => Buffer) {
+  /** `escaped`, when given, makes the parts of `escaped` below faster than escaping the body (see service.ts). */
+  constructor(body: Buffer, tag: string, value?: T, json?: string, escaped?: () => readonly Buffer[]) {
     this.body = body;
     this.etag = tag;
     this.#value = value;
@@ -35,14 +35,22 @@ export class Answer<T> {
 
   /**
    * The body as the inside of a JSON string (`"` and `\` escaped, no quotes around it), in
-   * UTF-8: MCP's text copy of a result. Made on first use.
+   * UTF-8, as consecutive parts: MCP's text copy of a result, which the tool's response copies
+   * part by part. Made on first use.
    */
-  get escaped(): Buffer {
+  escapedParts(): readonly Buffer[] {
     const escaped = this.#escaped;
-    if (Buffer.isBuffer(escaped)) return escaped;
-    const made = typeof escaped === "function" ? escaped() : escapeJsonBytes(this.body);
+    if (Buffer.isBuffer(escaped)) return [escaped];
+    if (Array.isArray(escaped)) return escaped;
+    const made = typeof escaped === "function" ? escaped() : [escapeJsonBytes(this.body)];
     this.#escaped = made;
     return made;
+  }
+
+  /** The parts above in one buffer. */
+  get escaped(): Buffer {
+    const parts = this.escapedParts();
+    return parts.length === 1 && parts[0] !== undefined ? parts[0] : Buffer.concat(parts);
   }
 
   /** The body as text. */

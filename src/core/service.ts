@@ -63,38 +63,67 @@ function pageBody(directory: Directory, page: RankedPage): Buffer {
 
 /** The memory the escaped copies of listings (MCP's text copies) may hold per directory, in bytes. */
 const ESCAPED_LISTING_BYTES = 32 * 2 ** 20;
-const escapedByDirectory = new WeakMap<Directory, LRUCache<number, Buffer>>();
 
-/** A listing's JSON escaped for the inside of a JSON string, made once and kept in a bounded cache. */
-function escapedListing(directory: Directory, rank: number): Buffer {
-  let cache = escapedByDirectory.get(directory);
-  if (cache === undefined) {
-    cache = new LRUCache<number, Buffer>({ maxSize: ESCAPED_LISTING_BYTES, sizeCalculation: (bytes) => bytes.length + 64 });
-    escapedByDirectory.set(directory, cache);
+/**
+ * Listings' JSON escaped for the inside of a JSON string, each made once and kept by rank. The
+ * cache is bounded by bytes and starts afresh when full: an array lookup per listing instead of
+ * an LRU's bookkeeping, on MCP's hot path, and a popular listing is escaped again at most once
+ * per 32 MB of others.
+ */
+class EscapedListings {
+  readonly #directory: Directory;
+  #byRank: (Buffer | undefined)[];
+  #bytes = 0;
+
+  constructor(directory: Directory) {
+    this.#directory = directory;
+    this.#byRank = this.#empty();
   }
-  let escaped = cache.get(rank);
-  if (escaped === undefined) {
-    escaped = escapeJsonBytes(listingJson(directory, rank));
-    cache.set(rank, escaped);
+
+  /** One slot per listing, made at full length so that V8 keeps it a fast (holey) array. */
+  #empty(): (Buffer | undefined)[] {
+    return new Array<Buffer | undefined>(Math.max(0, this.#directory.listings.lineStarts.length - 1));
   }
-  return escaped;
+
+  get(rank: number): Buffer {
+    let escaped = this.#byRank[rank];
+    if (escaped === undefined) {
+      escaped = escapeJsonBytes(listingJson(this.#directory, rank));
+      if (this.#bytes + escaped.length > ESCAPED_LISTING_BYTES) {
+        this.#byRank = this.#empty();
+        this.#bytes = 0;
+      }
+      this.#byRank[rank] = escaped;
+      this.#bytes += escaped.length;
+    }
+    return escaped;
+  }
 }
+
+const escapedByDirectory = new WeakMap<Directory, EscapedListings>();
 
 const ESCAPED_ITEMS_START = escapeJsonBytes(Buffer.from(ITEMS_START));
 const COMMA = Buffer.from(",");
 
 /**
- * A directory page's body escaped as MCP's text copy: escaping works byte by byte, so it is the
- * page's parts escaped and joined, and each listing's escaped bytes are made once, not per page.
+ * A directory page's body escaped as MCP's text copy, in parts: escaping works byte by byte, so
+ * it is the page's parts escaped, and each listing's escaped bytes are made once, not per page.
+ * The parts are copied straight into the tool's response (see Answer.escapedParts).
  */
-function escapedPageBody(directory: Directory, page: RankedPage): Buffer {
+function escapedPageParts(directory: Directory, page: RankedPage): Buffer[] {
+  let listings = escapedByDirectory.get(directory);
+  if (listings === undefined) {
+    listings = new EscapedListings(directory);
+    escapedByDirectory.set(directory, listings);
+  }
   const parts: Buffer[] = [ESCAPED_ITEMS_START];
   for (const [i, rank] of page.ranks.entries()) {
     if (i > 0) parts.push(COMMA);
-    parts.push(escapedListing(directory, rank));
+    parts.push(listings.get(rank));
   }
-  parts.push(escapeJsonBytes(Buffer.from(pageEnd(page))));
-  return Buffer.concat(parts);
+  // The page's closing fields hold no backslash, and their only quotes are the keys'.
+  parts.push(Buffer.from(pageEnd(page).replaceAll('"', '\\"'), "latin1"));
+  return parts;
 }
 
 /** The answers that depend only on the snapshot, made once for it. */
@@ -182,7 +211,7 @@ export class CatalogService {
       // The same snapshot and the same search always give the same bytes: the tag needs no hashing of the body.
       const tag = `"${this.current().manifest.version}-${fingerprint(key)}"`;
       const page = searchDirectory(directory, search);
-      return new Answer<DirectoryPage>(pageBody(directory, page), tag, undefined, undefined, () => escapedPageBody(directory, page));
+      return new Answer<DirectoryPage>(pageBody(directory, page), tag, undefined, undefined, () => escapedPageParts(directory, page));
     });
   }
 

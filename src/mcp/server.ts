@@ -20,6 +20,7 @@ import { QUOTE_URL_RULE, UNTRUSTED_LISTING_TEXT } from "../api/tools/tool.ts";
 import { CLIENT_CACHE_SECONDS, DIRECTORY_RETRY_AFTER_SECONDS, MCP_LEGACY_VERSIONS, MCP_PROTOCOL_VERSIONS } from "../contract.ts";
 import { describeName } from "../core/errors.ts";
 import type { CatalogService } from "../core/service.ts";
+import { allocateBody } from "../core/slab.ts";
 import type { Snapshot } from "../snapshot/types.ts";
 import { checkUnanswered, type Era, eraOf, META_KEYS } from "./era.ts";
 import type { ResourceIndex } from "./resources.ts";
@@ -108,14 +109,22 @@ function toolResponse(id: string | number, outcome: ToolOutcome, fields: string)
     const result = JSON.stringify(outcome.result);
     return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{${fields}${result.slice(1)}}`;
   }
-  const { body, escaped } = outcome.answer;
+  const { answer } = outcome;
+  const { body } = answer;
+  const escaped = answer.escapedParts();
+  let escapedBytes = 0;
+  for (const part of escaped) escapedBytes += part.length;
   const head = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{${fields}"content":[{"type":"text","text":"`;
   const middle = `"}${outcome.listingText ? `,{"type":"text","text":${LISTING_NOTICE_JSON}}` : ""}],"structuredContent":`;
   const headBytes = Buffer.byteLength(head);
   const middleBytes = Buffer.byteLength(middle);
-  const response = Buffer.allocUnsafe(headBytes + escaped.length + middleBytes + body.length + 2);
+  const response = allocateBody(headBytes + escapedBytes + middleBytes + body.length + 2);
   let at = response.write(head, 0, "utf8");
-  at += escaped.copy(response, at);
+  for (const part of escaped) {
+    // TypedArray set: Buffer#copy's argument handling costs more than copying a listing.
+    response.set(part, at);
+    at += part.length;
+  }
   at += response.write(middle, at, "utf8");
   at += body.copy(response, at);
   response.write("}}", at, "latin1");
