@@ -35,6 +35,7 @@ after(async () => {
   await server.close();
 });
 
+const ALL_VERSIONS = ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"];
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 const json = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
 
@@ -130,6 +131,8 @@ for (const [kind, era, version] of CLIENTS) {
     test(`connects in the ${era} era at ${version} and names the server`, () => {
       assert.equal(client.era, era);
       assert.equal(client.protocolVersion, version);
+      // A modern client learns the versions from server/discover: all four, the 2025 ones included (contract §6).
+      assert.deepEqual(client.discovered()?.supportedVersions, era === "modern" ? ALL_VERSIONS : undefined);
       assert.deepEqual(client.serverVersion(), {
         name: "public-catalog-directory",
         title: "Public catalog and business directory",

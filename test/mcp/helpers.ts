@@ -123,6 +123,8 @@ export interface McpSession {
   serverVersion(): Implementation | undefined;
   serverCapabilities(): ServerCapabilities | undefined;
   instructions(): string | undefined;
+  /** What server/discover answered, when the client called it (the v2 client does in its modern era). */
+  discovered(): { supportedVersions: string[] } | undefined;
   close(): Promise<void>;
 }
 
@@ -151,6 +153,7 @@ export async function connectSession(server: McpTestServer, kind: McpClientKind)
       serverVersion: () => client.getServerVersion(),
       serverCapabilities: () => client.getServerCapabilities(),
       instructions: () => client.getInstructions(),
+      discovered: () => undefined,
       close: () => client.close(),
     };
   }
@@ -168,6 +171,7 @@ export async function connectSession(server: McpTestServer, kind: McpClientKind)
     serverVersion: () => client.getServerVersion() as Implementation | undefined,
     serverCapabilities: () => client.getServerCapabilities() as ServerCapabilities | undefined,
     instructions: () => client.getInstructions(),
+    discovered: () => client.getDiscoverResult(),
     close: () => client.close(),
   };
 }
