@@ -2,6 +2,7 @@ import type { Dirent } from "node:fs";
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import matter from "gray-matter";
+import { parse as parseYaml } from "yaml";
 
 /** One editor's file, read but not yet validated. */
 export interface SourceFile {
@@ -20,8 +21,16 @@ export interface ContentProblem {
   readonly message: string;
 }
 
+/** `content/services.yml`, read but not yet validated. */
+export interface ServicesFile {
+  readonly file: string;
+  readonly data: unknown;
+}
+
 export interface RawContent {
   readonly site: SourceFile | null;
+  /** The service vocabulary; null when the file does not exist (services are then free text). */
+  readonly services: ServicesFile | null;
   readonly offerings: SourceFile[];
   readonly businesses: SourceFile[];
   readonly problems: ContentProblem[];
@@ -76,13 +85,35 @@ function readSource(root: string, path: string, problems: ContentProblem[]): Sou
   }
 }
 
-/** Reads every editor's file under `root`: `site.md`, `offerings/**`, `businesses/**`. */
+export const SERVICES_FILE = "services.yml";
+
+/** The service vocabulary, if the file exists; a file that cannot be read or parsed is a problem. */
+function readServices(root: string, problems: ContentProblem[]): ServicesFile | null {
+  let text: string;
+  try {
+    text = readFileSync(join(root, SERVICES_FILE), "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    problems.push({ file: SERVICES_FILE, field: "(file)", message: "cannot be read" });
+    return null;
+  }
+  try {
+    return { file: SERVICES_FILE, data: parseYaml(text) as unknown };
+  } catch (error) {
+    const reason = error instanceof Error ? (error.message.split("\n")[0] ?? "").replace(/:\s*$/, "") : "unreadable";
+    problems.push({ file: SERVICES_FILE, field: "(file)", message: `is not valid YAML: ${reason}` });
+    return null;
+  }
+}
+
+/** Reads every editor's file under `root`: `site.md`, `services.yml`, `offerings/**`, `businesses/**`. */
 export function readContent(root: string): RawContent {
   const problems: ContentProblem[] = [];
   const read = (paths: string[]) => paths.map((path) => readSource(root, path, problems)).filter((f): f is SourceFile => f !== null);
 
   const [site] = read([join(root, "site.md")]);
+  const services = readServices(root, problems);
   const offerings = read(markdownFiles(join(root, "offerings")));
   const businesses = read(markdownFiles(join(root, "businesses")));
-  return { site: site ?? null, offerings, businesses, problems };
+  return { site: site ?? null, services, offerings, businesses, problems };
 }

@@ -5,6 +5,7 @@ import {
   type BusinessFrontMatter,
   LISTING_STATUSES,
   type OfferingFrontMatter,
+  type ServiceEntry,
   type SiteFrontMatter,
   type SiteInfo,
 } from "../src/schemas/content.ts";
@@ -24,6 +25,11 @@ export interface Model {
   readonly offerings: Offering[];
   /** Each offering's guide (Markdown), by slug. */
   readonly guides: ReadonlyMap<string, string>;
+  /**
+   * The service vocabulary in the order pages show it: content/services.yml, or without it every
+   * service the approved listings name, by name, with no aliases.
+   */
+  readonly services: readonly ServiceEntry[];
   /** Approved listings only, in directory order. */
   readonly businesses: PublicBusiness[];
   /** How many listings were left out, by status. */
@@ -104,9 +110,16 @@ export function deriveModel(content: ValidContent, baseUrl: string): Model {
     })),
   );
 
+  const services =
+    content.services ??
+    [...new Set(businesses.map((business) => business.service))]
+      .sort((a, b) => compareByNameThenSlug({ name: a, slug: a }, { name: b, slug: b }))
+      .map((name) => ({ name }));
+
   return {
     baseUrl: base,
     site: siteInfo(base, content.site.data),
+    services,
     intro: content.site.body,
     offerings,
     guides,

@@ -162,13 +162,14 @@ async function writeFiles(
   out.stream("businesses", chunked(lines, "[\n", ",\n", "\n]\n"));
   const listingsSha256 = out.digests.get("businessesNdjson")?.sha256 ?? "";
   const version = createHash("sha256")
-    .update(JSON.stringify([model.baseUrl, model.site, model.intro, model.offerings, [...model.guides]]))
+    .update(JSON.stringify([model.baseUrl, model.site, model.intro, model.services, model.offerings, [...model.guides]]))
     .update(listingsSha256)
     .digest("hex")
     .slice(0, 16);
   stage("listing data");
 
-  const index = buildDirectoryIndex(model.businesses, listingsSha256);
+  const aliases = new Map(model.services.map((service) => [service.name, service.aliases ?? []]));
+  const index = buildDirectoryIndex(model.businesses, listingsSha256, aliases);
   const { header, arrays } = encodeDirectoryIndex(index);
   out.data("directoryIndex", header);
   out.data("directoryArrays", arrays);

@@ -1,15 +1,18 @@
 import type { ErrorObject, ValidateFunction } from "ajv";
 import { DESCRIPTION_MAX_LENGTH, MAX_OFFERINGS } from "../src/contract.ts";
+import { closest } from "../src/core/closest.ts";
 import { createAjv } from "../src/schemas/ajv.ts";
 import {
   type BusinessFrontMatter,
   BusinessFrontMatterSchema,
   type OfferingFrontMatter,
   OfferingFrontMatterSchema,
+  type ServiceEntry,
+  ServiceVocabularySchema,
   type SiteFrontMatter,
   SiteFrontMatterSchema,
 } from "../src/schemas/content.ts";
-import type { ContentProblem, RawContent, SourceFile } from "./content.ts";
+import type { ContentProblem, RawContent, ServicesFile, SourceFile } from "./content.ts";
 
 export interface Entry<T> {
   readonly file: string;
@@ -21,6 +24,8 @@ export interface Entry<T> {
 
 export interface ValidContent {
   readonly site: Entry<SiteFrontMatter>;
+  /** The service vocabulary (content/services.yml), in its order; null without the file. */
+  readonly services: readonly ServiceEntry[] | null;
   readonly offerings: Entry<OfferingFrontMatter>[];
   readonly businesses: Entry<BusinessFrontMatter>[];
 }
@@ -33,6 +38,7 @@ const validators = {
   site: ajv.compile<SiteFrontMatter>(SiteFrontMatterSchema),
   offering: ajv.compile<OfferingFrontMatter>(OfferingFrontMatterSchema),
   business: ajv.compile<BusinessFrontMatter>(BusinessFrontMatterSchema),
+  services: ajv.compile<ServiceEntry[]>(ServiceVocabularySchema),
 };
 
 const SLUG_PATTERN = /^[a-z0-9][a-z0-9-]*$/;
@@ -99,6 +105,55 @@ function valueAt(data: unknown, instancePath: string): unknown {
   return value;
 }
 
+/** The vocabulary checked against its schema and for duplicate names; null when it is invalid. */
+function checkServices(source: ServicesFile, problems: ContentProblem[]): ServiceEntry[] | null {
+  const { file, data } = source;
+  if (!validators.services(data)) {
+    for (const error of validators.services.errors ?? []) {
+      // Numbered from 0, as in every other message: `[0].aliases[1]` is the first entry's second alias.
+      const field = fieldOf(error).replace(/^(\d+)/, "[$1]");
+      const value = valueAt(data, error.instancePath);
+      const message =
+        error.keyword === "pattern" && field.includes("aliases")
+          ? "must be letters, digits, spaces, apostrophes and hyphens"
+          : field === "(front matter)"
+            ? "must be a YAML list of services, each with a name"
+            : describe(error, field, value);
+      problems.push({ file, field: field === "(front matter)" ? "(file)" : field, message });
+    }
+    return null;
+  }
+  const seen = new Map<string, number>();
+  for (const [i, { name }] of data.entries()) {
+    const first = seen.get(name);
+    if (first !== undefined) problems.push({ file, field: `[${i}].name`, message: `"${name}" is already listed at [${first}]` });
+    else seen.set(name, i);
+  }
+  return data;
+}
+
+/** Every listing's service is in the vocabulary, and in the category the vocabulary gives it. */
+function checkListingServices(
+  businesses: readonly Entry<BusinessFrontMatter>[],
+  services: readonly ServiceEntry[],
+  problems: ContentProblem[],
+): void {
+  const byName = new Map(services.map((service) => [service.name, service]));
+  for (const { file, data } of businesses) {
+    const service = byName.get(data.service);
+    if (service === undefined) {
+      const suggestion = closest(data.service, byName.keys());
+      problems.push({
+        file,
+        field: "service",
+        message: `"${data.service}" is not a service in services.yml${suggestion === undefined ? "; add it there or use one of its names" : `; did you mean "${suggestion}"?`}`,
+      });
+    } else if (service.category !== undefined && service.category !== data.category) {
+      problems.push({ file, field: "category", message: `must be "${service.category}" for ${data.service} (services.yml)` });
+    }
+  }
+}
+
 function check<T>(source: SourceFile, validate: ValidateFunction<T>, problems: ContentProblem[]): Entry<T> | null {
   if (validate(source.data)) return { file: source.file, slug: source.slug, data: source.data, body: source.body.trim() };
   for (const error of validate.errors ?? []) {
@@ -131,6 +186,7 @@ export function validateContent(raw: RawContent): Validation {
   const problems = [...raw.problems];
 
   const site = raw.site === null ? null : check(raw.site, validators.site, problems);
+  const services = raw.services === null ? null : checkServices(raw.services, problems);
 
   checkSlugs(raw.offerings, problems);
   if (raw.offerings.length > MAX_OFFERINGS) {
@@ -173,9 +229,11 @@ export function validateContent(raw: RawContent): Validation {
     businesses.push(entry);
   }
 
-  if (problems.length > 0 || site === null) {
+  if (services !== null) checkListingServices(businesses, services, problems);
+
+  if (problems.length > 0 || site === null || (raw.services !== null && services === null)) {
     problems.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
     return { ok: false, problems };
   }
-  return { ok: true, content: { site, offerings, businesses } };
+  return { ok: true, content: { site, services, offerings, businesses } };
 }

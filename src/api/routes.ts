@@ -111,7 +111,7 @@ export const ROUTES = {
     tag: "Directory",
     summary: "Search businesses",
     description:
-      "Matches every q term against the start of a word of the listing's name or service, location as a substring of city, region or postal code, and country exactly. Stable alphabetical order by name, ties by slug. Follow nextOffset until it is null. No match is a 200 with empty items.",
+      "Matches every q term against the start of a word of the listing's name, its service or the service's aliases (plumber for Plumbing), location as a substring of city, region or postal code, and country exactly. Stable alphabetical order by name, ties by slug. Follow nextOffset until it is null. No match is a 200 with empty items.",
     querystring: DirectorySearchQuerySchema,
     params: NoParametersSchema,
     rules: DIRECTORY_RULES,

@@ -83,7 +83,7 @@ function cachesOf(directory: Directory): SetCaches {
   return found;
 }
 
-/** Listings with a word of the name or service that starts with `term` (folded). */
+/** Listings with a word of the name, the service or the service's aliases that starts with `term` (folded). */
 function prefixSet(directory: Directory, term: string): RankSet {
   const { prefixes } = cachesOf(directory);
   let set = prefixes.get(term);
@@ -136,7 +136,7 @@ function locationSet(directory: Directory, text: string): RankSet {
 }
 
 /**
- * Directory search (contract §4): every q term must start a word of the name or service,
+ * Directory search (contract §4): every q term must start a word of the name, the service or an alias of the service,
  * location is a substring of city, region or postal code, country an exact code. Each condition
  * is a set of ranks; the page walks their intersection in rank (name) order.
  */

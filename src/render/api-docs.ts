@@ -94,7 +94,7 @@ Each parameter may appear once; unknown, repeated or invalid parameters get 400.
 |---|---|
 ${params}
 
-\`limit\` defaults to ${DIRECTORY_DEFAULT_LIMIT} (at most ${DIRECTORY_MAX_LIMIT}); \`offset\` to 0 (at most ${DIRECTORY_MAX_OFFSET}). Every \`q\` word must match the start of a word in a listing's name or service, case- and accent-insensitively; \`location\` is part of a city, region or postal code; \`country\` a two-letter code. Results come in name order. The answer is \`{ items, limit, offset, nextOffset }\`: follow \`nextOffset\` until it is \`null\`. No match is a 200 with empty \`items\`.
+\`limit\` defaults to ${DIRECTORY_DEFAULT_LIMIT} (at most ${DIRECTORY_MAX_LIMIT}); \`offset\` to 0 (at most ${DIRECTORY_MAX_OFFSET}). Every \`q\` word must match the start of a word in a listing's name, its service or the words people use for the service (\`plumber\` finds Plumbing), case- and accent-insensitively; \`location\` is part of a city, region or postal code; \`country\` a two-letter code. Results come in name order. The answer is \`{ items, limit, offset, nextOffset }\`: follow \`nextOffset\` until it is \`null\`. No match is a 200 with empty \`items\`.
 
 Example: \`curl '${base}${DIRECTORY_API_PATH}?q=plumb&country=GB&limit=5'\`
 

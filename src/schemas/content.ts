@@ -75,6 +75,36 @@ export const SiteFrontMatterSchema = {
   },
 } as const;
 
+/** The longest alias of a service (contract §2). */
+export const SERVICE_ALIAS_MAX_LENGTH = 60;
+
+/**
+ * One service of `content/services.yml`, the service vocabulary (contract §2): the exact
+ * `service` value listings use, the words people use for it, and optionally its category and
+ * a sentence for people browsing by service.
+ */
+export const ServiceEntrySchema = {
+  type: "object",
+  additionalProperties: false,
+  required: ["name"],
+  properties: {
+    name: nonEmpty,
+    aliases: {
+      type: "array",
+      items: {
+        type: "string",
+        maxLength: SERVICE_ALIAS_MAX_LENGTH,
+        // Letters (with combining marks), digits, spaces, apostrophes and hyphens, and at least one letter or digit.
+        pattern: "^(?=.*[\\p{L}\\p{N}])[\\p{L}\\p{M}\\p{N} '’-]+$",
+      },
+    },
+    category: nonEmpty,
+    description: nonEmpty,
+  },
+} as const;
+
+export const ServiceVocabularySchema = { type: "array", items: ServiceEntrySchema } as const;
+
 /** The site facts every page shows, as the snapshot publishes them: the front matter of site.md and the base URL. */
 export const SiteInfoSchema = {
   type: "object",
@@ -90,3 +120,4 @@ export type BusinessFrontMatter = FromSchema<typeof BusinessFrontMatterSchema>;
 export type OfferingFrontMatter = FromSchema<typeof OfferingFrontMatterSchema>;
 export type SiteFrontMatter = FromSchema<typeof SiteFrontMatterSchema>;
 export type SiteInfo = FromSchema<typeof SiteInfoSchema>;
+export type ServiceEntry = FromSchema<typeof ServiceEntrySchema>;

@@ -39,7 +39,7 @@ export const directorySearchProperties = {
     maxLength: DIRECTORY_Q_MAX_LENGTH,
     // Terms are separated by spaces; the shape forbids a seventh term without backtracking blow-up.
     pattern: `^ *(?:[${WORD_CHARS}]+(?: +[${WORD_CHARS}]+){0,${DIRECTORY_Q_MAX_TERMS - 1}})? *$`,
-    description: `Up to ${DIRECTORY_Q_MAX_TERMS} plain terms (letters, digits, spaces, apostrophes, periods, ampersands, hyphens), at most ${DIRECTORY_Q_MAX_LENGTH} characters. Every term must match the start of a word in the listing's name or service, case- and accent-insensitively.`,
+    description: `Up to ${DIRECTORY_Q_MAX_TERMS} plain terms (letters, digits, spaces, apostrophes, periods, ampersands, hyphens), at most ${DIRECTORY_Q_MAX_LENGTH} characters. Every term must match the start of a word in the listing's name, its service or one of the words people use for the service (plumber for Plumbing), case- and accent-insensitively.`,
     examples: ["plumb"],
   },
   location: {

@@ -12,7 +12,7 @@ import { fold, words } from "./text.ts";
  *
  * Bump DIRECTORY_INDEX_VERSION whenever this layout or its meaning changes.
  */
-export const DIRECTORY_INDEX_VERSION = 2;
+export const DIRECTORY_INDEX_VERSION = 3;
 
 /** Ranks of entry i are values[offsets[i] .. offsets[i + 1]), ascending (compressed sparse rows). */
 export interface Postings {
@@ -25,7 +25,7 @@ export interface DirectoryIndex {
   readonly count: number;
   /** SHA-256 (hex) of the businesses.ndjson whose lines the ranks number: an index only answers for its own listings. */
   readonly listingsSha256: string;
-  /** Folded words of names and services (the words q matches), sorted. */
+  /** Folded words of names, services and the services' aliases (the words q matches), sorted. */
   readonly terms: readonly string[];
   readonly termPostings: Postings;
   /** Country codes, sorted. */
@@ -42,10 +42,13 @@ export interface DirectoryIndex {
   readonly suffixStarts: Uint32Array;
 }
 
-/** The words of a listing that q matches: folded words of its name and service. */
-export function listingTerms(business: Pick<PublicBusiness, "name" | "service">): string[] {
+/**
+ * The words of a listing that q matches (contract §4): folded words of its name, of its service
+ * and of its service's aliases in the vocabulary.
+ */
+export function listingTerms(business: Pick<PublicBusiness, "name" | "service">, aliases: readonly string[] = []): string[] {
   const terms = new Set<string>();
-  for (const word of [...words(business.name), ...words(business.service)]) {
+  for (const word of [...words(business.name), ...words(business.service), ...aliases.flatMap(words)]) {
     const term = fold(word);
     if (term !== "") terms.add(term);
   }
@@ -101,14 +104,18 @@ function sortedSuffixes(keys: readonly string[]): { suffixKeys: Uint32Array; suf
   };
 }
 
-/** The index of listings given in rank order. */
-export function buildDirectoryIndex(businesses: readonly PublicBusiness[], listingsSha256: string): DirectoryIndex {
+/** The index of listings given in rank order; `aliases` gives each service's aliases (contract §2). */
+export function buildDirectoryIndex(
+  businesses: readonly PublicBusiness[],
+  listingsSha256: string,
+  aliases: ReadonlyMap<string, readonly string[]> = new Map(),
+): DirectoryIndex {
   const terms = new Map<string, number[]>();
   const countries = new Map<string, number[]>();
   const services = new Map<string, number[]>();
   const locations = new Map<string, number[]>();
   for (const [rank, business] of businesses.entries()) {
-    for (const term of listingTerms(business)) add(terms, term, rank);
+    for (const term of listingTerms(business, aliases.get(business.service))) add(terms, term, rank);
     add(countries, business.location.country, rank);
     add(services, business.service, rank);
     for (const key of locationKeysOf(business)) if (key !== "") add(locations, key, rank);

@@ -1,32 +1,13 @@
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { access, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { promisify } from "node:util";
+import { buildCli } from "../helpers/build-cli.ts";
 import { tempDir } from "../helpers/snapshot.ts";
 
-const run = promisify(execFile);
-const ROOT = new URL("../../", import.meta.url).pathname;
-
-interface CliResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
 /** Runs the build CLI as `npm run build` does, with the given content and dist folders. */
-async function cli(args: string[], contentDir: string, distDir: string): Promise<CliResult> {
-  const env = { ...process.env, CONTENT_DIR: contentDir, DIST_DIR: distDir, BASE_URL: "https://directory.example" };
-  try {
-    const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", "build/cli.ts", ...args], { cwd: ROOT, env });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
+const cli = buildCli;
 
 /** Every file below `dir` with a hash of its bytes, to prove a folder did not change. */
 async function treeDigest(dir: string): Promise<Record<string, string>> {

@@ -9,7 +9,7 @@ export const searchBusinesses: ToolDefinition<ArgumentsOf<typeof route.querystri
   name: TOOL_NAMES.searchBusinesses,
   title: "Search the business directory",
   description: [
-    "Searches approved public business listings. Every q term must start a word of the listing's name or service (case- and accent-insensitive); location is part of a city, region or postal code; country is a two-letter code. All filters are optional.",
+    "Searches approved public business listings. Every q term must start a word of the listing's name, its service or the words people use for the service, such as plumber for Plumbing (case- and accent-insensitive); location is part of a city, region or postal code; country is a two-letter code. All filters are optional.",
     `Returns one page as {items, limit, offset, nextOffset}, in name order, exactly like GET ${route.path}. To page, call again with the same filters and offset set to the nextOffset you received; stop when nextOffset is null (browsing ends at offset ${DIRECTORY_MAX_OFFSET}). An empty items array means no match, not an error.`,
     UNTRUSTED_LISTING_TEXT,
     QUOTE_URL_RULE,

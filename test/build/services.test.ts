@@ -1,0 +1,135 @@
+import assert from "node:assert/strict";
+import { cp, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { after, before, test } from "node:test";
+import { CatalogService } from "../../src/core/service.ts";
+import { loadSnapshot } from "../../src/snapshot/load.ts";
+import { buildCli } from "../helpers/build-cli.ts";
+import { FIXTURES, tempDir } from "../helpers/snapshot.ts";
+
+/** content/services.yml, the service vocabulary (contract §2), through the build CLI. */
+
+let work: { path: string; remove: () => Promise<void> };
+before(async () => {
+  work = await tempDir("services-");
+});
+after(async () => {
+  await work.remove();
+});
+
+/** The basic fixture with `services` as its services.yml and `edit` applied; its folder. */
+async function content(name: string, services: string, edit: (dir: string) => Promise<void> = async () => {}): Promise<string> {
+  const dir = join(work.path, name);
+  await cp(`${FIXTURES}basic`, dir, { recursive: true });
+  await writeFile(join(dir, "services.yml"), services);
+  await edit(dir);
+  return dir;
+}
+
+/** `npm run build` (or with `--check`, `npm run check`) of `contentDir` into a dist folder beside it. */
+function build(contentDir: string, args: string[] = []) {
+  return buildCli(args, contentDir, `${contentDir}-dist`);
+}
+
+/** A vocabulary for every service of the basic fixture, with the categories its listings use. */
+const VALID = `
+- name: Plumbing
+  category: Repairs & maintenance
+  description: Leaks, pipes and taps.
+  aliases: [plumber, plumbers, burst pipe]
+- name: Electrical
+  aliases: [electrician, sparky]
+- name: Handyman
+  aliases: [odd jobs]
+- name: Landscaping
+  aliases: [gardener, "lawn care"]
+- name: Locksmith
+- name: Painting & Decorating
+  aliases: [painter, decorator]
+- name: Roofing
+  aliases: [roofer, "roofer's mate"]
+`;
+
+test("a listing whose service is not in services.yml fails the build, naming the file, the field and the closest name", async () => {
+  const dir = await content("typo", VALID, async (root) => {
+    const file = join(root, "businesses/gb/leeds-plumbing-heating.md");
+    await writeFile(file, (await readFile(file, "utf8")).replace("service: Plumbing", "service: Plumbng"));
+    const other = join(root, "businesses/gb/joes-handyman.md");
+    await writeFile(other, (await readFile(other, "utf8")).replace("service: Handyman", "service: Blacksmithing"));
+  });
+  const result = await build(dir, ["--check"]);
+  assert.equal(result.code, 1);
+  assert.deepEqual(result.stderr.trimEnd().split("\n").slice(1), [
+    '  businesses/gb/joes-handyman.md: service: "Blacksmithing" is not a service in services.yml; add it there or use one of its names',
+    '  businesses/gb/leeds-plumbing-heating.md: service: "Plumbng" is not a service in services.yml; did you mean "Plumbing"?',
+  ]);
+  assert.match(result.stderr, /^.*typo: 2 content errors; nothing was written\.\n/);
+});
+
+test("services.yml itself is checked: unknown keys, aliases, duplicate names and categories its listings must have", async () => {
+  const services = `
+- name: Plumbing
+  category: Building & renovation
+  aliases: [plumber, "plumbing & heating", "${"x".repeat(61)}"]
+- name: Electrical
+  synonyms: [electrician]
+- name: Handyman
+- name: Landscaping
+- name: Locksmith
+- name: Painting & Decorating
+- name: Roofing
+- name: Roofing
+- {}
+`;
+  const result = await build(await content("bad-vocabulary", services), ["--check"]);
+  assert.equal(result.code, 1);
+  assert.deepEqual(result.stderr.trimEnd().split("\n").slice(1), [
+    "  services.yml: [0].aliases[1]: must be letters, digits, spaces, apostrophes and hyphens",
+    "  services.yml: [0].aliases[2]: must NOT have more than 60 characters",
+    "  services.yml: [1].synonyms: is not a known key (check its spelling)",
+    "  services.yml: [8].name: is required",
+  ]);
+  // A valid vocabulary whose Plumbing is in another category than its listings, and Roofing twice.
+  const recategorised = `${VALID.replace("category: Repairs & maintenance", "category: Building & renovation")}- name: Roofing\n`;
+  const categories = await build(await content("categories", recategorised), ["--check"]);
+  assert.equal(categories.code, 1);
+  assert.deepEqual(categories.stderr.trimEnd().split("\n").slice(1), [
+    '  businesses/gb/leeds-plumbing-heating.md: category: must be "Building & renovation" for Plumbing (services.yml)',
+    '  businesses/gb/quillfeather-pending-plumbing.md: category: must be "Building & renovation" for Plumbing (services.yml)',
+    '  businesses/ie/obrien-sons-plumbing.md: category: must be "Building & renovation" for Plumbing (services.yml)',
+    '  services.yml: [7].name: "Roofing" is already listed at [6]',
+  ]);
+});
+
+test("a services.yml that is not a YAML list of services is named as such", async () => {
+  for (const [text, message] of [
+    ["plumbing: [plumber]\n", "  services.yml: (file): must be a YAML list of services, each with a name"],
+    [
+      "- name: [Plumbing\n",
+      "  services.yml: (file): is not valid YAML: Flow sequence in block collection must be sufficiently indented and end with a ] at line 2, column 1",
+    ],
+  ] as const) {
+    const result = await build(await content(`shape-${text.length}`, text), ["--check"]);
+    assert.equal(result.code, 1);
+    assert.equal(result.stderr.trimEnd().split("\n")[1], message);
+  }
+});
+
+test("a service's aliases are searched as its words: plumber finds every plumbing listing, roofer's finds the roofer", async () => {
+  const dir = await content("valid", VALID);
+  const result = await build(dir);
+  assert.equal(result.code, 0, result.stderr);
+  const snapshot = await loadSnapshot(join(work.path, "valid-dist"));
+  const service = new CatalogService({ snapshot: () => snapshot, cacheSeconds: 0 });
+  const slugs = (q: string) =>
+    (service.searchBusinesses({ q, limit: 25 }).value as { items: { slug: string }[] }).items.map((item) => item.slug);
+  assert.deepEqual(slugs("plumber"), ["leeds-plumbing-heating", "obrien-sons-plumbing"]);
+  assert.deepEqual(slugs("burst"), ["leeds-plumbing-heating", "obrien-sons-plumbing"]);
+  assert.deepEqual(slugs("gardener"), ["evergreen-gardens-cork", "evergreen-gardens-york"]);
+  assert.deepEqual(slugs("lawn care"), ["evergreen-gardens-cork", "evergreen-gardens-york"]);
+  assert.deepEqual(slugs("sparky"), ["apex-electrical"]);
+  assert.deepEqual(slugs("roofer's"), ["bohm-sohne-dachdecker"]);
+  // Terms still match names and services as before, and an alias of one service does not widen another's search.
+  assert.deepEqual(slugs("plumber leeds"), ["leeds-plumbing-heating"]);
+  assert.deepEqual(slugs("plumber gardener"), []);
+});
