@@ -34,16 +34,17 @@ import {
   XML_TYPE,
 } from "../contract.ts";
 import { findBusiness, listingAt } from "../core/directory.ts";
-import { ApiError, directoryUnavailable } from "../core/errors.ts";
+import { ApiError } from "../core/errors.ts";
 import type { CatalogService } from "../core/service.ts";
+import { helpForEmptySearch } from "../core/suggest.ts";
 import { profileHtml, profileMarkdown } from "../render/business.ts";
-import { directoryHtml, directoryProblemMarkdown, directoryResultsMarkdown } from "../render/directory.ts";
+import { directoryHtml, directoryProblemMarkdown, directoryResultsMarkdown, type EmptySearchOffer } from "../render/directory.ts";
 import { type DirectoryPageQuery, parseDirectoryQuery } from "../render/directory-form.ts";
 import { type DirectorySummary, directorySummary, listMarkdown, listPageCount } from "../render/directory-lists.ts";
 import { faviconIco } from "../render/favicon.ts";
 import { notFoundHtml, notFoundMarkdown } from "../render/not-found.ts";
 import { sitemapPages, sitemapPartXml, sitemapXml } from "../render/sitemap.ts";
-import { directoryIdentifierProperty } from "../schemas/parameters.ts";
+import { type DirectorySearchQuery, directoryIdentifierProperty } from "../schemas/parameters.ts";
 import { slugAt } from "../snapshot/listings.ts";
 import type { Directory, Snapshot } from "../snapshot/types.ts";
 import { type Document, matchesIfNoneMatch, renderedDocument, snapshotDocument } from "./caching.ts";
@@ -193,15 +194,26 @@ export const pagesPlugin: FastifyPluginAsync<{ service: CatalogService }> = asyn
     });
   }
 
+  /** What a search that found nothing offers: a place or spelling it may have meant, and the services with their counts. */
+  function emptySearchOffer(query: DirectorySearchQuery): EmptySearchOffer {
+    const directory = service.directory();
+    const { summary } = derived(service.current(), directory);
+    return {
+      ...helpForEmptySearch(directory, query),
+      services: summary.services.map((entry) => ({ name: entry.name, total: entry.total, markdownPath: entry.pathOf(1) })),
+    };
+  }
+
   /** The directory page for a valid query: the pre-rendered first page when nothing was filled in, else rendered now. */
   function directoryResults(reply: FastifyReply, markdown: boolean, parsed: Extract<DirectoryPageQuery, { ok: true }>): FastifyReply {
     const snapshot = service.current();
     const result = service.searchBusinesses(parsed.query).value;
     const untouched = !parsed.searched && result.offset === 0;
+    const offer = result.items.length === 0 && parsed.searched && result.offset === 0 ? emptySearchOffer(parsed.query) : undefined;
     if (markdown) {
       const overview = untouched ? snapshotPage(snapshot, markdownPath(DIRECTORY_PATH)) : undefined;
       return overview === undefined
-        ? sendBody(reply, MARKDOWN_TYPE, directoryResultsMarkdown(snapshot.site, parsed.form, result))
+        ? sendBody(reply, MARKDOWN_TYPE, directoryResultsMarkdown(snapshot.site, parsed.form, result, offer))
         : sendDocument(reply, MARKDOWN_TYPE, overview);
     }
     // The build wrote the first page for static hosts; it is this very page when no field holds text.
@@ -211,7 +223,7 @@ export const pagesPlugin: FastifyPluginAsync<{ service: CatalogService }> = asyn
       ? sendBody(
           reply,
           HTML_TYPE,
-          directoryHtml(snapshot.site, { kind: "results", form: parsed.form, searched: parsed.searched, page: result }),
+          directoryHtml(snapshot.site, { kind: "results", form: parsed.form, searched: parsed.searched, page: result, offer }),
         )
       : sendDocument(reply, HTML_TYPE, firstPage);
   }
@@ -257,32 +269,37 @@ export const pagesPlugin: FastifyPluginAsync<{ service: CatalogService }> = asyn
       businessPage(request, reply, true, (pagePath, documentOf) => sendMarkdown(request, reply, pagePath, documentOf)),
   });
 
+  /**
+   * The directory search page. `markdown` is fixed for the Markdown URL, which answers a query
+   * too (`/businesses/index.md?q=plumb&offset=20`), so that an agent can follow every Markdown
+   * link without headers; without a query it is the overview a static host serves.
+   */
+  function directoryPage(request: FastifyRequest, reply: FastifyReply, markdown: boolean): FastifyReply {
+    reply.header("link", linkHeaders(markdownPath(DIRECTORY_PATH)));
+    const parsed = parseDirectoryQuery(request.query as Record<string, unknown>);
+    if (!parsed.ok) {
+      const site = service.current().site;
+      const view = { kind: "invalid", form: parsed.form, field: parsed.field, message: parsed.message } as const;
+      reply.code(400);
+      return markdown
+        ? sendBody(reply, MARKDOWN_TYPE, directoryProblemMarkdown(site, view))
+        : sendBody(reply, HTML_TYPE, directoryHtml(site, view));
+    }
+    return withDirectory(request, reply, markdown, () => directoryResults(reply, markdown, parsed));
+  }
+
   readOnlyRoute(app, {
     url: DIRECTORY_PATH,
     config: cacheable,
     handler: async (request, reply) => {
-      const markdown = prefersMarkdown(request.headers.accept);
-      reply.header("vary", "Accept").header("link", linkHeaders(markdownPath(DIRECTORY_PATH)));
-      const parsed = parseDirectoryQuery(request.query as Record<string, unknown>);
-      if (!parsed.ok) {
-        const site = service.current().site;
-        const view = { kind: "invalid", form: parsed.form, field: parsed.field, message: parsed.message } as const;
-        reply.code(400);
-        return markdown
-          ? sendBody(reply, MARKDOWN_TYPE, directoryProblemMarkdown(site, view))
-          : sendBody(reply, HTML_TYPE, directoryHtml(site, view));
-      }
-      return withDirectory(request, reply, markdown, () => directoryResults(reply, markdown, parsed));
+      reply.header("vary", "Accept");
+      return directoryPage(request, reply, prefersMarkdown(request.headers.accept));
     },
   });
   readOnlyRoute(app, {
     url: markdownPath(DIRECTORY_PATH),
     config: cacheable,
-    handler: async (request, reply) =>
-      withDirectory(request, reply, true, () => {
-        if (service.current().directory === null) throw directoryUnavailable();
-        return sendMarkdown(request, reply, DIRECTORY_PATH);
-      }),
+    handler: async (request, reply) => directoryPage(request, reply, true),
   });
 
   const file = (path: string, type: string) =>

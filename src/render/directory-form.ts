@@ -39,6 +39,18 @@ export const FIELD_LABELS: Readonly<Record<PageField, string>> = {
   offset: "Page position (offset)",
 };
 
+/**
+ * Punctuation the API refuses in q and location, read as a space on the pages: people type
+ * `plumber, leeds` or `24/7`, and the page should search for what they meant rather than
+ * refuse it. What is left is still checked by the API's rules.
+ */
+function forgiving(value: string): string {
+  return value
+    .replace(/[^\p{L}\p{M}0-9'’.&\- ]+/gu, " ")
+    .replace(/ {2,}/g, " ")
+    .trim();
+}
+
 export function parseDirectoryQuery(raw: Readonly<Record<string, unknown>>): DirectoryPageQuery {
   const form: FormValues = {};
   const values: Partial<Record<PageField, string>> = {};
@@ -58,8 +70,9 @@ export function parseDirectoryQuery(raw: Readonly<Record<string, unknown>>): Dir
       continue;
     }
     if (name !== "offset") form[name] = value;
-    if (value.trim() === "") continue;
-    values[name] = value;
+    const read = name === "q" || name === "location" ? forgiving(value) : value;
+    if (read.trim() === "") continue;
+    values[name] = read;
   }
   if (failure !== null) return failure;
 

@@ -63,7 +63,7 @@ test("a search with no match says so with status 200", async () => {
 const INVALID: [string, string, string][] = [
   ["country=GBR", "country", "Country code must be a two-letter country code such as GB."],
   [
-    "q=%3Cscript%3E",
+    `q=${"x".repeat(121)}`,
     "q",
     "Service or name must be at most 120 characters and at most 6 terms of letters, digits, spaces, apostrophes, periods, ampersands and hyphens.",
   ],
@@ -97,6 +97,16 @@ describe("invalid input gets status 400 and a friendly message in the page, vali
   }
 });
 
+test("punctuation the API refuses is read as a space in q and location: <script> searches for script, and the form keeps it escaped", async () => {
+  const response = await get("/businesses?q=%3Cscript%3E&location=leeds%2C+uk");
+  assert.equal(response.status, 200);
+  const html = await response.text();
+  assert.ok(html.includes('value="&lt;script&gt;"'));
+  assert.ok(html.includes('value="leeds, uk"'));
+  assert.equal(html.includes("<script>"), false);
+  assert.equal((await get("/api/directory?q=%3Cscript%3E")).status, 400);
+});
+
 test("a repeated search field gets 400 with a message naming the field", async () => {
   const response = await get("/businesses?q=plumb&q=roof");
   assert.equal(response.status, 400);
@@ -115,7 +125,38 @@ test("Accept text/markdown on a search gets the results as Markdown with a next-
       `- [Abbott Plumbing](<${TEST_BASE_URL}/businesses/abbott-plumbing/index.md>): Plumbing (Repairs & maintenance), Leeds, West Yorkshire, United Kingdom`,
     ),
   );
-  assert.ok(body.includes(`Next page: ${TEST_BASE_URL}/businesses?q=plumb&country=GB&offset=10`));
+  assert.ok(body.includes(`Next page: ${TEST_BASE_URL}/businesses/index.md?q=plumb&country=GB&offset=10`));
+});
+
+test("the Markdown URL answers a search too, without any Accept header, and its links stay Markdown URLs", async () => {
+  const first = await get("/businesses/index.md?q=plumb&country=GB");
+  assert.equal(first.status, 200);
+  assert.equal(first.headers.get("content-type"), "text/markdown; charset=utf-8");
+  const body = await first.text();
+  assert.equal(body, await (await get("/businesses?q=plumb&country=GB", "text/markdown")).text());
+  const next = /Next page: (\S+)/.exec(body)?.[1] ?? "";
+  assert.equal(next, `${TEST_BASE_URL}/businesses/index.md?q=plumb&country=GB&offset=10`);
+  const second = await get(next.slice(TEST_BASE_URL.length));
+  assert.equal(second.status, 200);
+  const page2 = await second.text();
+  assert.ok(page2.includes("Results 11 to "), page2);
+  // Every link in the Markdown is a Markdown URL or a data file, never an HTML page.
+  for (const text of [body, page2]) {
+    for (const [url] of text.matchAll(/https?:\/\/[^\s)>]+/g)) {
+      const path = new URL(url).pathname;
+      assert.ok(/\.(md|txt|json|ndjson)$/.test(path) || path.startsWith("/api/") || path === "/mcp", `${url} is not a Markdown URL`);
+    }
+  }
+});
+
+test("the Markdown URL without a query is the directory overview a static host serves; an invalid query is a 400 Markdown page", async () => {
+  const overview = await (await get("/businesses/index.md")).text();
+  assert.ok(overview.startsWith("> "), overview.slice(0, 80));
+  assert.ok(overview.includes("# Business directory\n"));
+  assert.ok(overview.includes("## Browse by country"));
+  const invalid = await get("/businesses/index.md?country=1");
+  assert.equal(invalid.status, 400);
+  assert.equal(invalid.headers.get("content-type"), "text/markdown; charset=utf-8");
 });
 
 test("Accept text/markdown with invalid input gets a 400 Markdown page", async () => {
