@@ -56,7 +56,10 @@ export function catalogPages(model: Model, summary: DirectorySummary): Map<strin
   for (const offering of offerings) out.set(htmlPath(offeringPagePath(offering.slug)), guideHtml(site, offering, guide(offering.slug)));
   // The directory's first page: what a static host serves at /businesses, and what the server answers there when nothing is searched.
   const first = page(businesses, 0, DIRECTORY_DEFAULT_LIMIT);
-  out.set(htmlPath(DIRECTORY_PATH), directoryHtml(site, { kind: "results", form: {}, searched: false, page: first }));
+  out.set(
+    htmlPath(DIRECTORY_PATH),
+    directoryHtml(site, { kind: "results", form: {}, searched: false, page: first, total: businesses.length }),
+  );
   out.set(htmlPath(CONTACT_PATH), contactHtml(site));
   out.set(htmlPath(API_DOCS_PATH), apiDocsHtml(site));
 

@@ -5,7 +5,7 @@ import { compareSuffix, type Postings } from "../snapshot/directory-index.ts";
 import { rankOf } from "../snapshot/listings.ts";
 import { fold, words } from "../snapshot/text.ts";
 import type { Directory } from "../snapshot/types.ts";
-import { EMPTY, pageOfIntersection, type RankSet, sizeOf, unionOf } from "./rank-sets.ts";
+import { EMPTY, pageOfIntersection, type RankSet, sizeOf, sizeOfIntersection, unionOf } from "./rank-sets.ts";
 
 /** A validated directory search: what remains of the query once defaults are applied. */
 export interface DirectorySearch {
@@ -141,19 +141,30 @@ function locationSet(directory: Directory, text: string): RankSet {
  * is a set of ranks; the page walks their intersection in rank (name) order.
  */
 export function searchDirectory(directory: Directory, search: NormalizedSearch): RankedPage {
-  const { limit, offset, typed, terms, country, location } = search;
+  const { limit, offset } = search;
   const empty = (): RankedPage => ({ ranks: [], limit, offset, nextOffset: null });
-  const sets: RankSet[] = [];
-
-  if (typed > 0 && terms.length === 0) return empty();
-  for (const term of terms) sets.push(prefixSet(directory, term));
-  if (country !== "") sets.push(countrySet(directory, country));
-  if (location !== "") sets.push(locationSet(directory, location));
-
-  if (sets.some((set) => sizeOf(set) === 0)) return empty();
+  const sets = conditionSets(directory, search);
+  if (sets === null || sets.some((set) => sizeOf(set) === 0)) return empty();
   const { ranks, more } = pageOfIntersection(sets, directory.index.count, offset, limit);
   const end = offset + limit;
   return { ranks, limit, offset, nextOffset: more && end <= DIRECTORY_MAX_OFFSET ? end : null };
+}
+
+/** Each condition of a search as a set of ranks; null when q had words that all folded to nothing (no match). */
+function conditionSets(directory: Directory, search: NormalizedSearch): RankSet[] | null {
+  const { typed, terms, country, location } = search;
+  if (typed > 0 && terms.length === 0) return null;
+  const sets: RankSet[] = [];
+  for (const term of terms) sets.push(prefixSet(directory, term));
+  if (country !== "") sets.push(countrySet(directory, country));
+  if (location !== "") sets.push(locationSet(directory, location));
+  return sets;
+}
+
+/** How many listings a search matches in all (limit and offset aside): the pages show it. */
+export function countDirectory(directory: Directory, search: NormalizedSearch): number {
+  const sets = conditionSets(directory, search);
+  return sets === null ? 0 : sizeOfIntersection(sets, directory.index.count);
 }
 
 /** The rank of a listing by slug or UUID id (ids compare case-insensitively). */

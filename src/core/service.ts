@@ -7,7 +7,15 @@ import type { DirectoryPage, OfferingList } from "../schemas/responses.ts";
 import type { Directory, Snapshot } from "../snapshot/types.ts";
 import { Answer, answer, answerSize, escapeJsonBytes } from "./answer.ts";
 import { searchOfferings } from "./catalog.ts";
-import { directorySearchKey, findBusiness, listingJson, normalizeSearch, type RankedPage, searchDirectory } from "./directory.ts";
+import {
+  countDirectory,
+  directorySearchKey,
+  findBusiness,
+  listingJson,
+  normalizeSearch,
+  type RankedPage,
+  searchDirectory,
+} from "./directory.ts";
 import { businessNotFound, directoryUnavailable, offeringNotFound } from "./errors.ts";
 import { allocateBody } from "./slab.ts";
 
@@ -195,6 +203,15 @@ export class CatalogService {
     const value = compute().compacted();
     this.#cache.set(key, value);
     return value;
+  }
+
+  /** How many listings a search matches in all: the pages' total (the API pages by nextOffset instead). */
+  countBusinesses(query: DirectorySearchQuery): number {
+    const directory = this.directory();
+    return countDirectory(
+      directory,
+      normalizeSearch({ q: query.q, location: query.location, country: query.country, limit: 1, offset: 0 }),
+    );
   }
 
   searchBusinesses(query: DirectorySearchQuery): Answer<DirectoryPage> {

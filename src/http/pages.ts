@@ -209,11 +209,14 @@ export const pagesPlugin: FastifyPluginAsync<{ service: CatalogService }> = asyn
     const snapshot = service.current();
     const result = service.searchBusinesses(parsed.query).value;
     const untouched = !parsed.searched && result.offset === 0;
-    const offer = result.items.length === 0 && parsed.searched && result.offset === 0 ? emptySearchOffer(parsed.query) : undefined;
+    const nothing = result.items.length === 0 && result.offset === 0;
+    const offer = nothing && parsed.searched ? emptySearchOffer(parsed.query) : undefined;
+    // The whole count costs a pass over the matches' bitmaps: made only for a page that shows it.
+    const total = () => (nothing ? 0 : service.countBusinesses(parsed.query));
     if (markdown) {
       const overview = untouched ? snapshotPage(snapshot, markdownPath(DIRECTORY_PATH)) : undefined;
       return overview === undefined
-        ? sendBody(reply, MARKDOWN_TYPE, directoryResultsMarkdown(snapshot.site, parsed.form, result, offer))
+        ? sendBody(reply, MARKDOWN_TYPE, directoryResultsMarkdown(snapshot.site, parsed.form, result, total(), offer))
         : sendDocument(reply, MARKDOWN_TYPE, overview);
     }
     // The build wrote the first page for static hosts; it is this very page when no field holds text.
@@ -223,7 +226,14 @@ export const pagesPlugin: FastifyPluginAsync<{ service: CatalogService }> = asyn
       ? sendBody(
           reply,
           HTML_TYPE,
-          directoryHtml(snapshot.site, { kind: "results", form: parsed.form, searched: parsed.searched, page: result, offer }),
+          directoryHtml(snapshot.site, {
+            kind: "results",
+            form: parsed.form,
+            searched: parsed.searched,
+            page: result,
+            total: total(),
+            offer,
+          }),
         )
       : sendDocument(reply, HTML_TYPE, firstPage);
   }

@@ -30,13 +30,26 @@ function fullAddress({ location }: PublicBusiness): string {
 }
 
 /** One search result or overview entry. */
+/** The start of a description, cut at a word near `max` characters: a card's summary. */
+function excerpt(text: string, max = 160): string {
+  const plain = text
+    .replace(/[#*_`>[\]]/g, "")
+    .replace(/\s+/g, " ")
+    .trim();
+  if (plain.length <= max) return plain;
+  const cut = plain.slice(0, max);
+  return `${cut.slice(0, Math.max(cut.lastIndexOf(" "), max / 2)).replace(/[\s,.;:]+$/, "")}…`;
+}
+
 export function businessCardHtml(business: PublicBusiness, headingLevel = 3): string {
   const h = `h${headingLevel}`;
+  const quote = safeHttpUrl(business.quoteUrl);
   return `<li class="card">
 <${h}><a href="${escapeHtml(businessPagePath(business.slug))}">${escapeHtml(business.name)}</a></${h}>
 <p>${escapeHtml(business.service)} · ${escapeHtml(business.category)}</p>
 <p class="meta">${escapeHtml(placeOf(business))}</p>
-</li>`;
+<p>${escapeHtml(excerpt(business.description))}</p>
+${quote === null ? "" : `<p><a class="quote" href="${escapeHtml(quote)}" rel="noopener nofollow">Request a quote<span class="visually-hidden"> from ${escapeHtml(business.name)}</span></a></p>\n`}</li>`;
 }
 
 export function businessListItemMarkdown(baseUrl: string, business: PublicBusiness): string {

@@ -39,8 +39,18 @@ export function homeHtml({ site, intro, offerings, businessCount }: HomeInput): 
 </li>`,
     )
     .join("\n");
+  // The search comes first: it is what most visitors came for (it fits the first screen of a phone).
   const main = `<h1>${escapeHtml(site.name)}</h1>
 <p class="lead">${escapeHtml(site.summary)}</p>
+<section aria-labelledby="directory">
+<h2 id="directory">Find a trades business</h2>
+<form class="search-form" method="get" action="${DIRECTORY_PATH}" role="search" aria-label="Search the directory">
+<div><label for="home-q">Service or name <span class="hint" id="home-q-hint">For example: plumber, electrician, roofer</span></label><input id="home-q" name="q" type="text" maxlength="${DIRECTORY_Q_MAX_LENGTH}" aria-describedby="home-q-hint"></div>
+<div><label for="home-location">Town, region or postcode <span class="hint" id="home-location-hint">Optional</span></label><input id="home-location" name="location" type="text" maxlength="${DIRECTORY_LOCATION_MAX_LENGTH}" aria-describedby="home-location-hint"></div>
+<div><button class="button" type="submit">Search the directory</button></div>
+</form>
+<p>${businessCount} approved public listing${businessCount === 1 ? "" : "s"} of trades businesses, searchable by service or name, place and country. Each profile links to the website's quote-request form, which you follow yourself. <a href="${DIRECTORY_PATH}">Browse every listing</a>.</p>
+</section>
 ${markdownToHtml(intro)}
 <section aria-labelledby="offerings" id="offerings-section">
 <h2 id="offerings">Offerings</h2>
@@ -48,16 +58,6 @@ ${markdownToHtml(intro)}
 <ul class="cards">
 ${cards}
 </ul>
-</section>
-<section aria-labelledby="directory">
-<h2 id="directory">Business directory</h2>
-<p>${businessCount} approved public listing${businessCount === 1 ? "" : "s"} of trades businesses, searchable by service or name, place and country. Each profile links to the website's quote-request form, which you follow yourself.</p>
-<form class="search-form" method="get" action="${DIRECTORY_PATH}" role="search" aria-label="Search the directory">
-<div><label for="home-q">Service or name <span class="hint" id="home-q-hint">For example: plumber</span></label><input id="home-q" name="q" type="text" maxlength="${DIRECTORY_Q_MAX_LENGTH}" aria-describedby="home-q-hint"></div>
-<div><label for="home-location">Town, region or postcode <span class="hint" id="home-location-hint">Optional</span></label><input id="home-location" name="location" type="text" maxlength="${DIRECTORY_LOCATION_MAX_LENGTH}" aria-describedby="home-location-hint"></div>
-<div><button class="button" type="submit">Search the directory</button></div>
-</form>
-<p><a href="${DIRECTORY_PATH}">Browse every listing</a></p>
 </section>
 <section aria-labelledby="programs">
 <h2 id="programs">For programs and AI agents</h2>

@@ -62,7 +62,11 @@ main:focus { outline: none; }
 .untrusted { border: 1px dashed var(--border); border-radius: 6px; padding: 0 1rem; background: var(--panel); }
 .untrusted .label { font-size: 0.9rem; color: var(--muted); }
 .plain-text { white-space: pre-line; overflow-wrap: anywhere; }
-.pager { display: flex; gap: 1rem; justify-content: space-between; margin: 1.5rem 0; }
+.pager { display: flex; flex-wrap: wrap; gap: 0.75rem; align-items: center; justify-content: space-between; margin: 1.5rem 0; }
+.pager ol { list-style: none; display: flex; flex-wrap: wrap; gap: 0.25rem; padding: 0; margin: 0; }
+.pager li a, .pager li span { display: inline-block; min-width: 2.75rem; min-height: 2.75rem; padding: 0.55rem 0.5rem; text-align: center; }
+.pager [aria-current="page"] { font-weight: 700; border: 1px solid var(--border); border-radius: 4px; }
+.card .quote { font-weight: 600; }
 .steps li, .faq dd { margin-bottom: 0.5rem; }
 .faq dt { font-weight: 600; margin-top: 1rem; }
 .faq dd { margin-left: 0; }

@@ -48,7 +48,7 @@ before(async () => {
 after(() => cleanup());
 
 /** Contract §4, directly. */
-function reference(query: DirectoryQuery): { slugs: string[]; nextOffset: number | null } {
+function reference(query: DirectoryQuery): { slugs: string[]; nextOffset: number | null; total: number } {
   const typed = words(query.q ?? "");
   const terms = typed.map(fold).filter((term) => term !== "");
   const location = fold(query.location ?? "").trim();
@@ -70,6 +70,7 @@ function reference(query: DirectoryQuery): { slugs: string[]; nextOffset: number
   return {
     slugs: matches.slice(offset, end).map((business) => business.slug),
     nextOffset: matches.length > end && end <= DIRECTORY_MAX_OFFSET ? end : null,
+    total: matches.length,
   };
 }
 
@@ -107,7 +108,7 @@ function listingQueries(count: number): DirectoryQuery[] {
   return queries;
 }
 
-test("the fast search path answers exactly what contract §4 gives: the same items, order and nextOffset", () => {
+test("the fast search path answers exactly what contract §4 gives: the same items, order, nextOffset and total", () => {
   const service = new CatalogService({ snapshot: () => snapshot, cacheSeconds: 0 });
   const queries = [
     ...directoryQueries(1500, 13),
@@ -124,7 +125,7 @@ test("the fast search path answers exactly what contract §4 gives: the same ite
     const expected = reference(query);
     const answer = service.searchBusinesses(query).value;
     assert.deepEqual(
-      { slugs: answer.items.map((business) => business.slug), nextOffset: answer.nextOffset },
+      { slugs: answer.items.map((business) => business.slug), nextOffset: answer.nextOffset, total: service.countBusinesses(query) },
       expected,
       JSON.stringify(query),
     );

@@ -5,7 +5,7 @@ import { after, before, type TestContext, test } from "node:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { browserRequired, launchChromium } from "../helpers/browser.ts";
 import { type RunningServer, startServer } from "../helpers/server.ts";
-import { buildSnapshot, FIXTURES, tempDir } from "../helpers/snapshot.ts";
+import { buildSnapshot, FIXTURES, SAMPLE_CONTENT, tempDir } from "../helpers/snapshot.ts";
 
 const require = createRequire(import.meta.url);
 const AXE = require.resolve("axe-core");
@@ -24,7 +24,7 @@ before(async () => {
   cleanup = dist.remove;
   await buildSnapshot(`${FIXTURES}pages-hostile`, `${dist.path}/dist`);
   server = await startServer(`${dist.path}/dist`);
-  await mkdir(SCREENSHOTS, { recursive: true });
+  await mkdir(`${SCREENSHOTS}screens`, { recursive: true });
   const launched = await launchChromium();
   if (launched.browser === null) {
     skipReason = `no Chromium could be started: ${launched.reasons.join("; ")}`;
@@ -53,17 +53,15 @@ interface AxeViolation {
   nodes: { target: string[] }[];
 }
 
-/** Serious and critical accessibility violations on the current page. */
-async function seriousViolations(page: Page): Promise<string[]> {
+/** Accessibility violations of any impact on the current page (axe-core's WCAG and best-practice rules). */
+async function violations(page: Page): Promise<string[]> {
   await page.addScriptTag({ path: AXE });
   const violations = await page.evaluate(async () => {
     const axe = (globalThis as unknown as { axe: { run: () => Promise<{ violations: AxeViolation[] }> } }).axe;
     const result = await axe.run();
     return result.violations.map(({ id, impact, nodes }) => ({ id, impact, nodes: nodes.map((node) => ({ target: node.target })) }));
   });
-  return violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+  return violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
 }
 
 /** A page that records dialogs, console errors and uncaught page errors. */
@@ -83,7 +81,7 @@ async function watchedPage(): Promise<{ page: Page; problems: string[] }> {
 
 async function check(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: `${SCREENSHOTS}${name}.png`, fullPage: true });
-  assert.deepEqual(await seriousViolations(page), [], `${name}: serious or critical accessibility violations`);
+  assert.deepEqual(await violations(page), [], `${name}: accessibility violations`);
 }
 
 /** A test that needs the browser: skipped, with the reason, when none could be started. */
@@ -97,38 +95,46 @@ function browserTest(name: string, body: () => Promise<void>): void {
   });
 }
 
-browserTest("homepage → directory search via the form → next page → a profile → the quote link, accessible at every step", async () => {
-  const { page, problems } = await watchedPage();
-  await page.goto(`${server.url}/`);
-  assert.equal(await page.locator("h1").innerText(), "Pages Fixture Directory");
-  await check(page, "1-homepage");
+browserTest(
+  "homepage → directory search via the form → page 2 by its number → a profile → the quote link, accessible at every step",
+  async () => {
+    const { page, problems } = await watchedPage();
+    await page.goto(`${server.url}/`);
+    assert.equal(await page.locator("h1").innerText(), "Pages Fixture Directory");
+    await check(page, "1-homepage");
 
-  await page.getByLabel("Service or name").fill("plumb");
-  await page.getByLabel("Town, region or postcode").fill("Leeds");
-  await Promise.all([page.waitForURL(/\/businesses\?/), page.getByRole("button", { name: "Search the directory" }).click()]);
-  assert.equal(new URL(page.url()).search, "?q=plumb&location=Leeds");
-  assert.equal(await page.locator("#q").inputValue(), "plumb");
-  assert.equal(await page.locator(".cards .card").count(), 10);
-  await check(page, "2-directory-results");
+    await page.getByLabel("Service or name").fill("plumb");
+    await page.getByLabel("Town, region or postcode").fill("Leeds");
+    await Promise.all([page.waitForURL(/\/businesses\?/), page.getByRole("button", { name: "Search the directory" }).click()]);
+    assert.equal(new URL(page.url()).search, "?q=plumb&location=Leeds");
+    assert.equal(await page.locator("#q").inputValue(), "plumb");
+    assert.equal(await page.locator(".cards .card").count(), 10);
+    await check(page, "2-directory-results");
 
-  await Promise.all([page.waitForURL(/offset=10/), page.getByRole("link", { name: "Next page" }).click()]);
-  assert.deepEqual(await page.locator(".cards .card h3").allInnerTexts(), ["Jarvis Plumbing", "Kerr Plumbing"]);
-  await check(page, "3-directory-next-page");
+    assert.equal(await page.locator('[role="status"]').first().innerText(), "Showing 1 to 10 of 12 listings.");
+    await Promise.all([page.waitForURL(/offset=10/), page.getByRole("link", { name: "Page 2", exact: true }).click()]);
+    assert.deepEqual(await page.locator(".cards .card h3").allInnerTexts(), ["Jarvis Plumbing", "Kerr Plumbing"]);
+    assert.equal(await page.locator('.pager [aria-current="page"]').innerText(), "2");
+    await check(page, "3-directory-next-page");
 
-  await Promise.all([page.waitForURL(/\/businesses\/kerr-plumbing$/), page.getByRole("link", { name: "Kerr Plumbing" }).click()]);
-  assert.equal(await page.locator("h1").innerText(), "Kerr Plumbing");
-  await check(page, "4-profile");
+    await Promise.all([
+      page.waitForURL(/\/businesses\/kerr-plumbing$/),
+      page.getByRole("link", { name: "Kerr Plumbing", exact: true }).click(),
+    ]);
+    assert.equal(await page.locator("h1").innerText(), "Kerr Plumbing");
+    await check(page, "4-profile");
 
-  const quote = page.getByRole("link", { name: "Request a quote from Kerr Plumbing" });
-  assert.equal(await quote.getAttribute("href"), `${QUOTE_FORM}?business=kerr-plumbing`);
-  await Promise.all([page.waitForURL(`${QUOTE_FORM}?business=kerr-plumbing`), quote.click()]);
-  assert.equal(await page.locator("h1").innerText(), "Quote form");
+    const quote = page.getByRole("link", { name: "Request a quote from Kerr Plumbing" });
+    assert.equal(await quote.getAttribute("href"), `${QUOTE_FORM}?business=kerr-plumbing`);
+    await Promise.all([page.waitForURL(`${QUOTE_FORM}?business=kerr-plumbing`), quote.click()]);
+    assert.equal(await page.locator("h1").innerText(), "Quote form");
 
-  assert.deepEqual(problems, []);
-  await page.close();
-});
+    assert.deepEqual(problems, []);
+    await page.close();
+  },
+);
 
-browserTest("every other page kind has no serious or critical accessibility violations", async () => {
+browserTest("every other page kind has no accessibility violation of any impact", async () => {
   const kinds: [string, string][] = [
     ["5-guide", "/offerings/request-quotes"],
     ["6-contact", "/contact"],
@@ -215,3 +221,48 @@ browserTest("on every page kind a page may read /robots.txt and the favicon, and
   }
   await enforcing.close();
 });
+
+browserTest(
+  "on a phone (390 × 844) and a desktop (1280 × 800) the search form is in the first screen; screenshots of the main page kinds",
+  async () => {
+    // The sample content: a long directory (303 listings) whose words people use are in services.yml.
+    const work = await tempDir("screens-");
+    await buildSnapshot(SAMPLE_CONTENT, `${work.path}/dist`);
+    const sample = await startServer(`${work.path}/dist`);
+    const kinds: [string, string][] = [
+      ["homepage", "/"],
+      ["search", "/businesses?q=plumber"],
+      ["empty-search", "/businesses?q=plumber%20in%20leeds"],
+      ["long-result-page-3", "/businesses?offset=20"],
+      ["profile", "/businesses/beacon-roofing"],
+    ];
+    try {
+      for (const [width, height] of [
+        [390, 844],
+        [1280, 800],
+      ] as const) {
+        const viewport = await (browser as Browser).newContext({ viewport: { width, height }, deviceScaleFactor: 1, bypassCSP: true });
+        for (const [name, path] of kinds) {
+          const page = await viewport.newPage();
+          const response = await page.goto(`${sample.url}${path}`);
+          assert.equal(response?.status(), 200, `${name} at ${width} px`);
+          await page.screenshot({ path: `${SCREENSHOTS}screens/${name}-${width}.png`, fullPage: true });
+          if (name !== "profile") {
+            const form = await page.locator('form[role="search"]').boundingBox();
+            assert.ok(form !== null, `${name} at ${width} px: no search form`);
+            assert.ok(
+              form.y + form.height <= height,
+              `${name} at ${width} px: the search form ends at ${form.y + form.height} px, below the first ${height} px`,
+            );
+          }
+          assert.deepEqual(await violations(page), [], `${name} at ${width} px: accessibility violations`);
+          await page.close();
+        }
+        await viewport.close();
+      }
+    } finally {
+      await sample.close();
+      await work.remove();
+    }
+  },
+);

@@ -26,7 +26,11 @@ test("the directory page without a search lists the first ten listings in name o
     "irwin-plumbing",
   ]);
   assert.ok(html.includes('<a rel="next" href="/businesses?offset=10">Next page</a>'));
-  assert.ok(html.includes("Showing results 1 to 10; more on the next page."));
+  assert.ok(html.includes('<h2 id="results">All 12 approved listings, A to Z</h2>'));
+  assert.ok(html.includes('<p role="status">Showing 1 to 10 of 12 listings.</p>'));
+  assert.ok(
+    html.includes('<ol><li><span aria-current="page">1</span></li><li><a href="/businesses?offset=10" aria-label="Page 2">2</a></li></ol>'),
+  );
 });
 
 test("a search keeps its terms in the form and the paging links, and ignores tracking parameters", async () => {
