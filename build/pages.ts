@@ -20,7 +20,7 @@ import { page } from "../src/core/paging.ts";
 import { apiDocsHtml, apiDocsMarkdown } from "../src/render/api-docs.ts";
 import { profileMarkdown } from "../src/render/business.ts";
 import { contactHtml, contactMarkdown } from "../src/render/contact.ts";
-import { directoryHtml, directoryOverviewMarkdown } from "../src/render/directory.ts";
+import { choicesOf, directoryHtml, directoryOverviewMarkdown } from "../src/render/directory.ts";
 import { type DirectorySummary, listMarkdown, listPageCount } from "../src/render/directory-lists.ts";
 import { guideHtml, guideMarkdown } from "../src/render/guide.ts";
 import { homeHtml, homeMarkdown } from "../src/render/home.ts";
@@ -58,7 +58,7 @@ export function catalogPages(model: Model, summary: DirectorySummary): Map<strin
   const first = page(businesses, 0, DIRECTORY_DEFAULT_LIMIT);
   out.set(
     htmlPath(DIRECTORY_PATH),
-    directoryHtml(site, { kind: "results", form: {}, searched: false, page: first, total: businesses.length }),
+    directoryHtml(site, { kind: "results", form: {}, searched: false, page: first, total: businesses.length }, choicesOf(summary)),
   );
   out.set(htmlPath(CONTACT_PATH), contactHtml(site));
   out.set(htmlPath(API_DOCS_PATH), apiDocsHtml(site));

@@ -38,7 +38,14 @@ import { ApiError } from "../core/errors.ts";
 import type { CatalogService } from "../core/service.ts";
 import { helpForEmptySearch } from "../core/suggest.ts";
 import { profileHtml, profileMarkdown } from "../render/business.ts";
-import { directoryHtml, directoryProblemMarkdown, directoryResultsMarkdown, type EmptySearchOffer } from "../render/directory.ts";
+import {
+  choicesOf,
+  type DirectoryChoices,
+  directoryHtml,
+  directoryProblemMarkdown,
+  directoryResultsMarkdown,
+  type EmptySearchOffer,
+} from "../render/directory.ts";
 import { type DirectoryPageQuery, parseDirectoryQuery } from "../render/directory-form.ts";
 import { type DirectorySummary, directorySummary, listMarkdown, listPageCount } from "../render/directory-lists.ts";
 import { faviconIco } from "../render/favicon.ts";
@@ -194,6 +201,12 @@ export const pagesPlugin: FastifyPluginAsync<{ service: CatalogService }> = asyn
     });
   }
 
+  /** The countries and services to choose from, or none while the directory is unavailable. */
+  function directoryChoices(): DirectoryChoices | undefined {
+    const snapshot = service.current();
+    return snapshot.directory === null ? undefined : choicesOf(derived(snapshot, snapshot.directory).summary);
+  }
+
   /** What a search that found nothing offers: a place or spelling it may have meant, and the services with their counts. */
   function emptySearchOffer(query: DirectorySearchQuery): EmptySearchOffer {
     const directory = service.directory();
@@ -226,14 +239,18 @@ export const pagesPlugin: FastifyPluginAsync<{ service: CatalogService }> = asyn
       ? sendBody(
           reply,
           HTML_TYPE,
-          directoryHtml(snapshot.site, {
-            kind: "results",
-            form: parsed.form,
-            searched: parsed.searched,
-            page: result,
-            total: total(),
-            offer,
-          }),
+          directoryHtml(
+            snapshot.site,
+            {
+              kind: "results",
+              form: parsed.form,
+              searched: parsed.searched,
+              page: result,
+              total: total(),
+              offer,
+            },
+            choicesOf(derived(snapshot, service.directory()).summary),
+          ),
         )
       : sendDocument(reply, HTML_TYPE, firstPage);
   }
@@ -293,7 +310,7 @@ export const pagesPlugin: FastifyPluginAsync<{ service: CatalogService }> = asyn
       reply.code(400);
       return markdown
         ? sendBody(reply, MARKDOWN_TYPE, directoryProblemMarkdown(site, view))
-        : sendBody(reply, HTML_TYPE, directoryHtml(site, view));
+        : sendBody(reply, HTML_TYPE, directoryHtml(site, view, directoryChoices()));
     }
     return withDirectory(request, reply, markdown, () => directoryResults(reply, markdown, parsed));
   }

@@ -18,7 +18,7 @@ import type { EmptySearchHelp } from "../core/suggest.ts";
 import type { SiteInfo } from "../schemas/content.ts";
 import type { DirectoryPage } from "../schemas/responses.ts";
 import { words } from "../snapshot/text.ts";
-import { businessCardHtml, businessListItemMarkdown } from "./business.ts";
+import { businessCardHtml, businessListItemMarkdown, countryName } from "./business.ts";
 import { directoryHref, FIELD_LABELS, type FormValues, type PageField } from "./directory-form.ts";
 import type { DirectorySummary, ListingList } from "./directory-lists.ts";
 import { escapeHtml } from "./escape.ts";
@@ -29,6 +29,20 @@ import { agentPointer, mdLink, mdText } from "./markdown.ts";
 /** What a search that found nothing offers next (src/core/suggest.ts), with the services to browse and their counts. */
 export interface EmptySearchOffer extends EmptySearchHelp {
   readonly services: readonly { readonly name: string; readonly total: number; readonly markdownPath: string }[];
+}
+
+/** What the directory has to choose from: its countries and services, each with its count of listings. */
+export interface DirectoryChoices {
+  readonly countries: readonly { readonly code: string; readonly total: number }[];
+  readonly services: readonly { readonly name: string; readonly total: number }[];
+}
+
+/** The choices of a directory summary (src/render/directory-lists.ts). */
+export function choicesOf(summary: DirectorySummary): DirectoryChoices {
+  return {
+    countries: summary.countries.map(({ code, total }) => ({ code, total })),
+    services: summary.services.map(({ name, total }) => ({ name, total })),
+  };
 }
 
 export type DirectoryView =
@@ -53,13 +67,64 @@ function field(name: "q" | "location" | "country", hint: string, view: Directory
 </div>`;
 }
 
-function searchForm(view: DirectoryView): string {
+/**
+ * The country field: a choice of the countries that have listings, with their counts. A value
+ * that is no such code (typed into the URL) stays selected as it was typed, escaped, so that the
+ * page can say what is wrong with it. Without choices (the directory is unavailable) it is a text field.
+ */
+function countryField(view: DirectoryView, choices: DirectoryChoices | undefined): string {
+  if (choices === undefined || choices.countries.length === 0) {
+    return field("country", "Two letters, such as GB or IE", view, ' maxlength="2" autocomplete="country"');
+  }
+  const typed = (view.form.country ?? "").trim();
+  const chosen = choices.countries.find(({ code }) => code === typed.toUpperCase());
+  const invalid = view.kind === "invalid" && view.field === "country";
+  const option = (value: string, label: string, selected: boolean) =>
+    `<option value="${escapeHtml(value)}"${selected ? " selected" : ""}>${escapeHtml(label)}</option>`;
+  const options = [
+    option("", "Any country", typed === ""),
+    ...(typed !== "" && chosen === undefined ? [option(typed, typed, true)] : []),
+    ...choices.countries.map(({ code, total }) =>
+      option(code, `${countryName(code)} (${total.toLocaleString("en")})`, code === chosen?.code),
+    ),
+  ];
+  return `<div>
+<label for="country">${escapeHtml(FIELD_LABELS.country)} <span class="hint" id="country-hint">Countries with listings</span></label>
+<select id="country" name="country" aria-describedby="country-hint${invalid ? " form-problem" : ""}"${invalid ? ' aria-invalid="true"' : ""}>
+${options.join("\n")}
+</select>
+</div>`;
+}
+
+function searchForm(view: DirectoryView, choices: DirectoryChoices | undefined): string {
   return `<form class="search-form" method="get" action="${DIRECTORY_PATH}" role="search" aria-label="Search the directory">
-${field("q", "For example: plumber, roofing, O'Brien", view, ` maxlength="${DIRECTORY_Q_MAX_LENGTH}" autocomplete="off"`)}
+${field("q", "For example: plumber, electrician, O'Brien", view, ` maxlength="${DIRECTORY_Q_MAX_LENGTH}" autocomplete="off"`)}
 ${field("location", "Part of a town, region or postcode", view, ` maxlength="${DIRECTORY_LOCATION_MAX_LENGTH}"`)}
-${field("country", "Two letters, such as GB or IE", view, ' maxlength="2" autocomplete="country"')}
+${countryField(view, choices)}
 <div><button class="button" type="submit">Search</button></div>
 </form>`;
+}
+
+/** Browsing by service and by country, with counts: on the directory's unsearched pages. */
+function browseHtml(choices: DirectoryChoices): string {
+  const list = (items: string[]) => `<ul class="browse">\n${items.join("\n")}\n</ul>`;
+  const services = choices.services.map(
+    ({ name, total }) =>
+      `<li><a href="${escapeHtml(directoryHref(DIRECTORY_PATH, { q: name }, 0))}">${escapeHtml(name)}</a> (${total.toLocaleString("en")})</li>`,
+  );
+  const countries = choices.countries.map(
+    ({ code, total }) =>
+      `<li><a href="${escapeHtml(directoryHref(DIRECTORY_PATH, { country: code }, 0))}">${escapeHtml(countryName(code))}</a> (${total.toLocaleString("en")})</li>`,
+  );
+  return `<section aria-labelledby="browse">
+<h2 id="browse">Browse the directory</h2>
+<div class="browse-columns">
+<div><h3>By service</h3>
+${list(services)}</div>
+<div><h3>By country</h3>
+${list(countries)}</div>
+</div>
+</section>`;
 }
 
 /** The search with one typed word replaced by another. */
@@ -178,12 +243,14 @@ function problemHtml(view: DirectoryView): string {
 }
 
 /** The directory page: search form, then results, a problem with the input, or a 503 notice. */
-export function directoryHtml(site: SiteInfo, view: DirectoryView): string {
+export function directoryHtml(site: SiteInfo, view: DirectoryView, choices?: DirectoryChoices): string {
+  const browse = view.kind === "results" && !view.searched && choices !== undefined ? browseHtml(choices) : "";
   const main = `<h1>Business directory</h1>
 <p class="lead">Search the approved public listings of trades businesses by service or name, place and country. Reading is free and needs no account.</p>
-${searchForm(view)}
+${searchForm(view, choices)}
 ${problemHtml(view)}
 ${view.kind === "results" ? resultsHtml(view) : ""}
+${browse}
 <p class="meta">Listings are written by the businesses themselves. Each profile has a quote link to the website's normal quote-request form, which you follow yourself. Programs can use the <a href="${API_DOCS_PATH}">REST API and MCP endpoint</a>.</p>`;
   const pageNumber = view.kind === "results" && view.page.offset > 0 ? `, page ${Math.floor(view.page.offset / view.page.limit) + 1}` : "";
   const title =

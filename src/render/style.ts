@@ -55,7 +55,7 @@ main:focus { outline: none; }
 .facts dd { margin: 0; }
 .search-form { background: var(--panel); border: 1px solid var(--border); border-radius: 6px; padding: 1rem; display: grid; grid-template-columns: repeat(auto-fit, minmax(12rem, 1fr)); gap: 0.75rem 1rem; align-items: end; }
 .search-form label { display: block; font-weight: 600; margin-bottom: 0.25rem; }
-.search-form input { width: 100%; padding: 0.5rem; font-size: 1rem; border: 1px solid #6b7683; border-radius: 4px; }
+.search-form input, .search-form select { width: 100%; padding: 0.5rem; font-size: 1rem; border: 1px solid #6b7683; border-radius: 4px; background: var(--bg); color: var(--text); }
 .hint { display: block; color: var(--muted); font-size: 0.85rem; font-weight: 400; }
 .notice { border-left: 5px solid var(--warn-border); background: var(--warn-bg); padding: 0.75rem 1rem; margin: 1rem 0; }
 .notice h2 { margin-top: 0; font-size: 1.15rem; }
@@ -67,6 +67,8 @@ main:focus { outline: none; }
 .pager li a, .pager li span { display: inline-block; min-width: 2.75rem; min-height: 2.75rem; padding: 0.55rem 0.5rem; text-align: center; }
 .pager [aria-current="page"] { font-weight: 700; border: 1px solid var(--border); border-radius: 4px; }
 .card .quote { font-weight: 600; }
+.browse-columns { display: grid; grid-template-columns: repeat(auto-fit, minmax(16rem, 1fr)); gap: 1rem; }
+.browse { padding-left: 1.2rem; }
 .steps li, .faq dd { margin-bottom: 0.5rem; }
 .faq dt { font-weight: 600; margin-top: 1rem; }
 .faq dd { margin-left: 0; }

@@ -165,3 +165,52 @@ describe("a page search that finds nothing offers the next step", () => {
     assert.match(both, /- \[Electrical in Dublin\]\(<http:\/\/localhost:3000\/businesses\/index\.md\?q=electrical&location=Dublin>\)/);
   });
 });
+
+describe("the HTML and Markdown pages of one search are twins", () => {
+  /** The listings and the total a page shows. */
+  async function shown(path: string, accept: "text/html" | "text/markdown"): Promise<{ slugs: string[]; total: number | null }> {
+    const response = await fetch(`${server.current.url}${path}`, { headers: { accept } });
+    assert.equal(response.status, 200, path);
+    const text = await response.text();
+    if (accept === "text/html") {
+      return {
+        slugs: [...text.matchAll(/<li class="card">\n<h3><a href="\/businesses\/([a-z0-9-]+)"/g)].map((match) => match[1] ?? ""),
+        total: Number((/Showing [\d,]+ to [\d,]+ of ([\d,]+) listing/.exec(text)?.[1] ?? "0").replaceAll(",", "")),
+      };
+    }
+    return {
+      slugs: [...text.matchAll(/^- \[[^\n]*\]\(<[^>]*\/businesses\/([a-z0-9-]+)\/index\.md>\)/gm)].map((match) => match[1] ?? ""),
+      total: Number((/Results [\d,]+ to [\d,]+ of ([\d,]+), in name order/.exec(text)?.[1] ?? "0").replaceAll(",", "")),
+    };
+  }
+
+  for (const path of [
+    "/businesses?q=plumber",
+    "/businesses?q=e&country=GB&offset=20",
+    "/businesses?location=leeds",
+    "/businesses?country=DE&offset=10",
+    "/businesses?q=cleaner&offset=10",
+    "/businesses?q=plumber%20in%20leeds",
+  ]) {
+    test(`${path} shows the same listings and total in HTML and Markdown, and the total is the API's`, async () => {
+      const html = await shown(path, "text/html");
+      const markdown = await shown(path, "text/markdown");
+      assert.deepEqual(markdown, html);
+      const query = new URL(path, "http://x").searchParams;
+      query.delete("offset");
+      query.set("limit", "25");
+      let count = 0;
+      let offset: number | null = 0;
+      while (offset !== null) {
+        query.set("offset", String(offset));
+        const page = (await (await fetch(`${server.current.url}/api/directory?${query}`)).json()) as {
+          items: unknown[];
+          nextOffset: number | null;
+        };
+        count += page.items.length;
+        offset = page.nextOffset;
+      }
+      assert.equal(html.total, count);
+    });
+  }
+});

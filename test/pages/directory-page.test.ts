@@ -41,7 +41,7 @@ test("a search keeps its terms in the form and the paging links, and ignores tra
   assert.ok(html.includes('<a rel="prev" href="/businesses?q=plumb&amp;location=leeds&amp;country=gb">Previous page</a>'));
   assert.equal(html.includes('rel="next"'), false);
   assert.ok(html.includes('<input id="q" name="q" type="text" value="plumb"'));
-  assert.ok(html.includes('<input id="country" name="country" type="text" value="gb"'));
+  assert.ok(html.includes('<option value="GB" selected>United Kingdom (12)</option>'), html);
 });
 
 test("empty form fields count as left out", async () => {
@@ -93,7 +93,7 @@ describe("invalid input gets status 400 and a friendly message in the page, vali
       const html = await response.text();
       assert.ok(html.includes('<div class="notice" id="form-problem" role="alert"><h2>Please check your search</h2><p>'));
       assert.ok(html.includes(message), message);
-      if (field !== "offset") assert.match(html, new RegExp(`<input id="${field}"[^>]* aria-invalid="true"`));
+      if (field !== "offset") assert.match(html, new RegExp(`<(?:input|select) id="${field}"[^>]* aria-invalid="true"`));
       assert.equal(html.includes("<script>"), false);
       const api = await get(`/api/directory?${query}`);
       assert.equal(api.status, 400);
