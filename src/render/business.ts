@@ -136,7 +136,7 @@ export function profileMarkdown(site: SiteInfo, business: PublicBusiness): strin
     `- Category: ${mdText(business.category)}`,
     `- Location: ${mdText(fullAddress(business))}`,
     `- Identifier: ${business.slug} (id ${business.id})`,
-    `- Profile page: ${business.profileUrl}`,
+    `- This profile in Markdown: ${business.markdownUrl}`,
     `- JSON: ${base}${businessApiPath(business.slug)}`,
     "",
     "## Next step: ask for a quote",

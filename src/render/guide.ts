@@ -93,7 +93,7 @@ export function guideMarkdown(site: SiteInfo, offering: Offering, guide: string)
     `- Who it is for: ${line(offering.audience)}`,
     `- Access: ${line(offering.access)}`,
     cta === null ? `- Next step: ${line(offering.action)} (see the steps below)` : `- Next step: ${mdLink(offering.action, cta)}`,
-    `- Guide page: ${offering.guideUrl}`,
+    `- This guide in Markdown: ${offering.markdownUrl}`,
     `- JSON: ${base}${offeringApiPath(offering.slug)}`,
     "",
     guide,
