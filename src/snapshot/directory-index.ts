@@ -31,7 +31,7 @@ export interface DirectoryIndex {
   /** Country codes, sorted. */
   readonly countries: readonly string[];
   readonly countryPostings: Postings;
-  /** Service values as listings give them, sorted. */
+  /** Service values as listings give them, in the vocabulary's order (then the others, sorted). */
   readonly services: readonly string[];
   readonly servicePostings: Postings;
   /** Folded cities, regions and postal codes, distinct and sorted (the strings location is a substring of). */
@@ -60,9 +60,15 @@ export function locationKeysOf({ location }: Pick<PublicBusiness, "location">): 
   return [...new Set([fold(location.city), fold(location.region), fold(location.postalCode)])];
 }
 
-/** Postings from a key → ranks map, keys sorted by code unit; ranks were added in ascending order. */
-function postingsFrom(map: Map<string, number[]>): { keys: string[]; postings: Postings } {
-  const keys = [...map.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+/**
+ * Postings from a key → ranks map; ranks were added in ascending order. Keys are sorted by code
+ * unit, or first in the order `order` gives (the service vocabulary's), the others after them.
+ */
+function postingsFrom(map: Map<string, number[]>, order: readonly string[] = []): { keys: string[]; postings: Postings } {
+  const position = new Map(order.map((key, i) => [key, i]));
+  const keys = [...map.keys()].sort(
+    (a, b) => (position.get(a) ?? order.length) - (position.get(b) ?? order.length) || (a < b ? -1 : a > b ? 1 : 0),
+  );
   const offsets = new Uint32Array(keys.length + 1);
   let total = 0;
   for (const [i, key] of keys.entries()) {
@@ -104,7 +110,10 @@ function sortedSuffixes(keys: readonly string[]): { suffixKeys: Uint32Array; suf
   };
 }
 
-/** The index of listings given in rank order; `aliases` gives each service's aliases (contract §2). */
+/**
+ * The index of listings given in rank order; `aliases` gives each service's aliases (contract §2),
+ * in the vocabulary's order.
+ */
 export function buildDirectoryIndex(
   businesses: readonly PublicBusiness[],
   listingsSha256: string,
@@ -122,7 +131,8 @@ export function buildDirectoryIndex(
   }
   const t = postingsFrom(terms);
   const c = postingsFrom(countries);
-  const s = postingsFrom(services);
+  // Services in the vocabulary's order: the order the pages and lists show them in (contract §2).
+  const s = postingsFrom(services, [...aliases.keys()]);
   const l = postingsFrom(locations);
   return {
     count: businesses.length,

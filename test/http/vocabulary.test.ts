@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
 import { describe, test } from "node:test";
 import { serveContent } from "../helpers/server.ts";
 import { SAMPLE_CONTENT } from "../helpers/snapshot.ts";
@@ -213,4 +214,24 @@ describe("the HTML and Markdown pages of one search are twins", () => {
       assert.equal(html.total, count);
     });
   }
+});
+
+test("the pages list the services in the order of services.yml, with their counts", async () => {
+  const vocabulary = (await readFile(new URL("../../content/services.yml", import.meta.url), "utf8"))
+    .split("\n")
+    .filter((line) => line.startsWith("- name: "))
+    .map((line) => line.slice("- name: ".length));
+  assert.equal(vocabulary.length, 27);
+  const html = await (await fetch(`${server.current.url}/businesses`, { headers: { accept: "text/html" } })).text();
+  const byService = html.slice(html.indexOf("<h3>By service</h3>"), html.indexOf("<h3>By country</h3>"));
+  assert.deepEqual(
+    [...byService.matchAll(/<li><a href="[^"]+">([^<]+)<\/a> \(\d+\)<\/li>/g)].map((match) => match[1]?.replaceAll("&amp;", "&")),
+    vocabulary,
+  );
+  const markdown = await (await fetch(`${server.current.url}/businesses/index.md`)).text();
+  const section = markdown.slice(markdown.indexOf("## Browse by service"), markdown.indexOf("## Bulk data"));
+  assert.deepEqual(
+    [...section.matchAll(/^- \[([^\]]+)\]/gm)].map((match) => match[1]?.replaceAll("\\&", "&")),
+    vocabulary,
+  );
 });
