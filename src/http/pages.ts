@@ -220,6 +220,9 @@ export const pagesPlugin: FastifyPluginAsync<{ service: CatalogService }> = asyn
   /** The directory page for a valid query: the pre-rendered first page when nothing was filled in, else rendered now. */
   function directoryResults(reply: FastifyReply, markdown: boolean, parsed: Extract<DirectoryPageQuery, { ok: true }>): FastifyReply {
     const snapshot = service.current();
+    // The page is a function of the snapshot and of what was asked (the form, as typed, and the
+    // page's type): its tag is made from those, not by hashing the rendered page.
+    reply.header("etag", etag(`${snapshot.manifest.version}|${markdown ? "md" : "html"}|${JSON.stringify([parsed.form, parsed.query])}`));
     const result = service.searchBusinesses(parsed.query).value;
     const untouched = !parsed.searched && result.offset === 0;
     const nothing = result.items.length === 0 && result.offset === 0;

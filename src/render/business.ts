@@ -12,13 +12,21 @@ import { agentPointer, mdLink, mdText, untrustedDescription } from "./markdown.t
  */
 
 const regionNames = new Intl.DisplayNames(["en"], { type: "region" });
+/** Names by code, looked up once each: Intl.DisplayNames#of costs microseconds, and pages name countries often. */
+const countryNames = new Map<string, string>();
 
 export function countryName(code: string): string {
-  try {
-    return regionNames.of(code) ?? code;
-  } catch {
-    return code;
+  let name = countryNames.get(code);
+  if (name === undefined) {
+    try {
+      name = regionNames.of(code) ?? code;
+    } catch {
+      name = code;
+    }
+    // Bounded by the valid codes: an invalid one is not kept.
+    if (/^[A-Z]{2}$/.test(code)) countryNames.set(code, name);
   }
+  return name;
 }
 
 export function placeOf({ location }: PublicBusiness): string {
@@ -30,15 +38,18 @@ function fullAddress({ location }: PublicBusiness): string {
 }
 
 /** One search result or overview entry. */
-/** The start of a description, cut at a word near `max` characters: a card's summary. */
+/** The start of a description, cut at a word near `max` characters: a card's summary. One pass over its start. */
 function excerpt(text: string, max = 160): string {
+  // Only the start can be shown (a description may be 3,000 characters); Markdown marks and line breaks go.
   const plain = text
-    .replace(/[#*_`>[\]]/g, "")
-    .replace(/\s+/g, " ")
+    .slice(0, max + 40)
+    .replace(/[#*_`>[\]]+|\s+/g, (match) => (/\s/.test(match) ? " " : ""))
     .trim();
-  if (plain.length <= max) return plain;
-  const cut = plain.slice(0, max);
-  return `${cut.slice(0, Math.max(cut.lastIndexOf(" "), max / 2)).replace(/[\s,.;:]+$/, "")}…`;
+  if (plain.length <= max && text.length <= max + 40) return plain;
+  let end = plain.lastIndexOf(" ", max);
+  if (end < max / 2) end = max;
+  while (end > 0 && ",.;: ".includes(plain[end - 1] ?? "")) end -= 1;
+  return `${plain.slice(0, end)}…`;
 }
 
 export function businessCardHtml(business: PublicBusiness, headingLevel = 3): string {
