@@ -1,13 +1,19 @@
 /**
  * `npm run build` (content → dist/) and `npm run check` (validate only). Exits 1 with every
- * content error listed, writing nothing. `--verbose` prints each stage's time and memory.
+ * content error listed at its `path:line:col`, writing nothing; warnings are listed too and never
+ * change the exit code. `--format github` prints them as GitHub Actions annotations;
+ * `--verbose` prints each stage's time and memory. A usage mistake exits 2.
  */
 import { performance } from "node:perf_hooks";
+import { parseArgs } from "node:util";
 import { ConfigError, readConfig } from "../src/config.ts";
-import { readContent } from "./content.ts";
+import { type ContentProblem, readContent } from "./content.ts";
 import { deriveModel } from "./derive.ts";
 import { writeSnapshot } from "./emit.ts";
+import { withPositions } from "./positions.ts";
+import { count, inFileOrder, REPORT_FORMATS, type ReportFormat, reportLine, type Severity } from "./report.ts";
 import { validateContent } from "./validate.ts";
+import { linkWarnings } from "./warnings.ts";
 
 const MiB = 2 ** 20;
 
@@ -26,37 +32,69 @@ function stageLogger(verbose: boolean): (name: string) => void {
   };
 }
 
+class UsageError extends Error {}
+
+function options(): { checkOnly: boolean; verbose: boolean; format: ReportFormat } {
+  let values: { check?: boolean; verbose?: boolean; format?: string };
+  try {
+    ({ values } = parseArgs({
+      options: { check: { type: "boolean" }, verbose: { type: "boolean" }, format: { type: "string" } },
+      strict: true,
+    }));
+  } catch (error) {
+    throw new UsageError(`${error instanceof Error ? error.message : String(error)}. Options: --format text|github, --verbose.`);
+  }
+  const format = values.format ?? "text";
+  if (!(REPORT_FORMATS as readonly string[]).includes(format)) {
+    throw new UsageError(`--format must be one of ${REPORT_FORMATS.join(", ")}, not "${format}".`);
+  }
+  return { checkOnly: values.check === true, verbose: values.verbose === true, format: format as ReportFormat };
+}
+
 async function main(): Promise<number> {
   const started = performance.now();
-  const checkOnly = process.argv.includes("--check");
-  const stage = stageLogger(process.argv.includes("--verbose"));
+  const { checkOnly, verbose, format } = options();
+  const stage = stageLogger(verbose);
   const config = readConfig();
+
+  /** Prints problems at their positions: annotations on stdout for GitHub, lines on stderr otherwise. */
+  const report = (problems: readonly ContentProblem[], severity: Severity) => {
+    for (const problem of inFileOrder(withPositions(config.contentDir, problems))) {
+      const line = reportLine(config.contentDir, problem, severity, format);
+      if (format === "github") console.log(line);
+      else console.error(line);
+    }
+  };
 
   const raw = readContent(config.contentDir);
   stage(`read ${raw.businesses.length + raw.offerings.length + 1} files`);
   const validation = validateContent(raw);
   stage("validate");
   if (!validation.ok) {
-    const problems = validation.problems;
-    console.error(`${config.contentDir}: ${problems.length} content error${problems.length === 1 ? "" : "s"}; nothing was written.`);
-    for (const { file, field, message } of problems) console.error(`  ${file}: ${field}: ${message}`);
+    report(validation.problems, "error");
+    report(validation.warnings, "warning");
+    const warned = validation.warnings.length === 0 ? "" : ` and ${count(validation.warnings.length, "warning")}`;
+    console.error(`${config.contentDir}: ${count(validation.problems.length, "content error")}${warned}; nothing was written.`);
     return 1;
   }
 
   const model = deriveModel(validation.content, config.baseUrl);
   stage("derive");
+  const warnings = [...validation.warnings, ...linkWarnings(model, validation.content.offerings, validation.content.site)];
+  report(warnings, "warning");
+  const warned = warnings.length === 0 ? "" : `; ${count(warnings.length, "warning")}`;
   const skipped =
     Object.entries(model.skipped)
       .map(([status, count]) => `${count} ${status}`)
       .join(", ") || "none";
   const counts = `${model.offerings.length} offerings, ${model.businesses.length} approved listings (left out: ${skipped})`;
   if (checkOnly) {
-    console.log(`${config.contentDir}: valid: ${counts}.`);
+    console.log(`${config.contentDir}: valid: ${counts}${warned}.`);
     return 0;
   }
   const { version, files } = await writeSnapshot(config.distDir, model, { builtAt: new Date(), stage });
   const ms = Math.round(performance.now() - started);
-  console.log(`Built ${config.distDir}/ for ${model.baseUrl}: ${counts}; ${files} files; version ${version}; ${ms} ms.`);
+  console.log(`Built ${config.distDir}/ for ${model.baseUrl}: ${counts}; ${files} files; version ${version}; ${ms} ms${warned}.`);
   return 0;
 }
 
@@ -65,6 +103,11 @@ main().then(
     process.exitCode = code;
   },
   (error: unknown) => {
+    if (error instanceof UsageError) {
+      console.error(`${process.argv.includes("--check") ? "npm run check" : "npm run build"}: ${error.message}`);
+      process.exitCode = 2;
+      return;
+    }
     console.error(error instanceof ConfigError ? error.message : `build failed: ${error instanceof Error ? error.message : String(error)}`);
     process.exitCode = 1;
   },

@@ -2,7 +2,8 @@ import type { Dirent } from "node:fs";
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import matter from "gray-matter";
-import { parse as parseYaml } from "yaml";
+import { parseDocument, parse as parseYaml, YAMLParseError } from "yaml";
+import type { Pointer } from "./positions.ts";
 
 /** One editor's file, read but not yet validated. */
 export interface SourceFile {
@@ -14,11 +15,17 @@ export interface SourceFile {
   readonly body: string;
 }
 
-/** A file that could not be read or whose front matter is not YAML. */
+/** Something wrong (or, as a warning, doubtful) in an editor's file. */
 export interface ContentProblem {
+  /** Path relative to the content folder. */
   readonly file: string;
   readonly field: string;
   readonly message: string;
+  /** What in the file is to blame; turned into `line` and `column` after validation (build/positions.ts). */
+  readonly at?: Pointer;
+  /** 1-based; absent when the problem is about no place in a file (a missing file, a folder). */
+  readonly line?: number;
+  readonly column?: number;
 }
 
 /** `content/services.yml`, read but not yet validated. */
@@ -74,15 +81,43 @@ function readSource(root: string, path: string, problems: ContentProblem[]): Sou
     const parsed = matter(text, {});
     const data = parsed.data as unknown;
     if (data === null || typeof data !== "object" || Array.isArray(data)) {
-      problems.push({ file, field: "(front matter)", message: "must be a YAML mapping between --- lines" });
+      problems.push({ file, field: "(front matter)", message: "must be a YAML mapping between --- lines", at: { key: [] } });
       return null;
     }
     return { file, slug, data: data as Record<string, unknown>, body: parsed.content };
   } catch (error) {
-    const reason = error instanceof Error ? (error.message.split("\n")[0] ?? "").replace(/:\s*$/, "") : "unreadable";
-    problems.push({ file, field: "(front matter)", message: `is not valid YAML: ${reason}` });
+    problems.push({ file, field: "(front matter)", ...brokenFrontMatter(text, error) });
     return null;
   }
+}
+
+/** The parser's reason without the position it appends (the problem carries the position). */
+function yamlReason(error: unknown): string {
+  if (!(error instanceof Error)) return "unreadable";
+  const first = (error instanceof YAMLParseError ? error.message.replace(/^YAML\w*: /, "") : error.message).split("\n")[0] ?? "";
+  return first.replace(/:\s*$/, "").replace(/ at line \d+, column \d+$/, "");
+}
+
+/**
+ * Why and where a front matter is not YAML. gray-matter's parser (js-yaml) only says where it
+ * gave up, which for a tab or a bad indent is a line or more later; the `yaml` package names the
+ * first line at fault, so the text between the `---` lines is parsed again by it. Its lines are
+ * counted from the file's second line (the first is the opening `---`).
+ */
+function brokenFrontMatter(text: string, error: unknown): Pick<ContentProblem, "message" | "at" | "line" | "column"> {
+  const open = text.indexOf("\n") + 1;
+  const close = text.indexOf("\n---", open - 1);
+  const yaml = text.slice(open, close === -1 ? text.length : close + 1);
+  const first = parseDocument(yaml).errors[0];
+  const at = first?.linePos?.[0];
+  if (first !== undefined && at !== undefined) {
+    return { message: `is not valid YAML: ${yamlReason(first)}`, line: at.line + 1, column: at.col };
+  }
+  const message = `is not valid YAML: ${yamlReason(error)}`;
+  const mark = (error as { mark?: { line?: unknown; column?: unknown } }).mark;
+  if (typeof mark?.line !== "number" || typeof mark.column !== "number") return { message, at: { file: true } };
+  // js-yaml counts lines from the opening `---` line.
+  return { message, line: mark.line + 1, column: mark.column + 1 };
 }
 
 export const SERVICES_FILE = "services.yml";
@@ -100,8 +135,13 @@ function readServices(root: string, problems: ContentProblem[]): ServicesFile | 
   try {
     return { file: SERVICES_FILE, data: parseYaml(text) as unknown };
   } catch (error) {
-    const reason = error instanceof Error ? (error.message.split("\n")[0] ?? "").replace(/:\s*$/, "") : "unreadable";
-    problems.push({ file: SERVICES_FILE, field: "(file)", message: `is not valid YAML: ${reason}` });
+    const at = error instanceof YAMLParseError ? error.linePos?.[0] : undefined;
+    problems.push({
+      file: SERVICES_FILE,
+      field: "(file)",
+      message: `is not valid YAML: ${yamlReason(error)}`,
+      ...(at === undefined ? { at: { file: true } } : { line: at.line, column: at.col }),
+    });
     return null;
   }
 }

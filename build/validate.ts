@@ -13,6 +13,8 @@ import {
   SiteFrontMatterSchema,
 } from "../src/schemas/content.ts";
 import type { ContentProblem, RawContent, ServicesFile, SourceFile } from "./content.ts";
+import type { Pointer } from "./positions.ts";
+import { listingWarnings, placeholderWarnings } from "./warnings.ts";
 
 export interface Entry<T> {
   readonly file: string;
@@ -30,7 +32,10 @@ export interface ValidContent {
   readonly businesses: Entry<BusinessFrontMatter>[];
 }
 
-export type Validation = { ok: true; content: ValidContent } | { ok: false; problems: ContentProblem[] };
+/** Errors stop the build; warnings (build/warnings.ts) are reported either way. */
+export type Validation =
+  | { ok: true; content: ValidContent; warnings: ContentProblem[] }
+  | { ok: false; problems: ContentProblem[]; warnings: ContentProblem[] };
 
 // allErrors is safe here: the input is the editors' own files, and they want every error at once.
 const ajv = createAjv({ allErrors: true });
@@ -66,6 +71,21 @@ function fieldOf(error: ErrorObject): string {
     return path === "" ? extra : `${path}.${extra}`;
   }
   return path === "" ? "(front matter)" : path;
+}
+
+/** The key or value an Ajv error blames: a missing key's mapping, an unknown key, or the value itself. */
+function pointerOf(error: ErrorObject): Pointer {
+  const path =
+    error.instancePath === ""
+      ? []
+      : error.instancePath
+          .slice(1)
+          .split("/")
+          .map((step) => step.replace(/~1/g, "/").replace(/~0/g, "~"));
+  if (error.keyword === "required") return { key: path };
+  if (error.keyword === "additionalProperties")
+    return { key: [...path, (error.params as { additionalProperty: string }).additionalProperty] };
+  return { value: path };
 }
 
 function describe(error: ErrorObject, field: string, value: unknown): string {
@@ -119,14 +139,15 @@ function checkServices(source: ServicesFile, problems: ContentProblem[]): Servic
           : field === "(front matter)"
             ? "must be a YAML list of services, each with a name"
             : describe(error, field, value);
-      problems.push({ file, field: field === "(front matter)" ? "(file)" : field, message });
+      problems.push({ file, field: field === "(front matter)" ? "(file)" : field, message, at: pointerOf(error) });
     }
     return null;
   }
   const seen = new Map<string, number>();
   for (const [i, { name }] of data.entries()) {
     const first = seen.get(name);
-    if (first !== undefined) problems.push({ file, field: `[${i}].name`, message: `"${name}" is already listed at [${first}]` });
+    if (first !== undefined)
+      problems.push({ file, field: `[${i}].name`, message: `"${name}" is already listed at [${first}]`, at: { value: [i, "name"] } });
     else seen.set(name, i);
   }
   return data;
@@ -147,9 +168,15 @@ function checkListingServices(
         file,
         field: "service",
         message: `"${data.service}" is not a service in services.yml${suggestion === undefined ? "; add it there or use one of its names" : `; did you mean "${suggestion}"?`}`,
+        at: { value: ["service"] },
       });
     } else if (service.category !== undefined && service.category !== data.category) {
-      problems.push({ file, field: "category", message: `must be "${service.category}" for ${data.service} (services.yml)` });
+      problems.push({
+        file,
+        field: "category",
+        message: `must be "${service.category}" for ${data.service} (services.yml)`,
+        at: { value: ["category"] },
+      });
     }
   }
 }
@@ -158,7 +185,12 @@ function check<T>(source: SourceFile, validate: ValidateFunction<T>, problems: C
   if (validate(source.data)) return { file: source.file, slug: source.slug, data: source.data, body: source.body.trim() };
   for (const error of validate.errors ?? []) {
     const field = fieldOf(error);
-    problems.push({ file: source.file, field, message: describe(error, field, valueAt(source.data, error.instancePath)) });
+    problems.push({
+      file: source.file,
+      field,
+      message: describe(error, field, valueAt(source.data, error.instancePath)),
+      at: pointerOf(error),
+    });
   }
   return null;
 }
@@ -171,12 +203,14 @@ function checkSlugs(sources: SourceFile[], problems: ContentProblem[]): void {
         file,
         field: "(file name)",
         message: "must be lower-case letters, digits and hyphens, starting with a letter or digit",
+        at: { file: true },
       });
     } else if (UUID_LIKE.test(slug)) {
-      problems.push({ file, field: "(file name)", message: "must not look like a UUID (ids and slugs share one URL)" });
+      problems.push({ file, field: "(file name)", message: "must not look like a UUID (ids and slugs share one URL)", at: { file: true } });
     }
     const other = seen.get(slug);
-    if (other !== undefined) problems.push({ file, field: "(file name)", message: `slug "${slug}" is already used by ${other}` });
+    if (other !== undefined)
+      problems.push({ file, field: "(file name)", message: `slug "${slug}" is already used by ${other}`, at: { file: true } });
     else seen.set(slug, file);
   }
 }
@@ -200,7 +234,7 @@ export function validateContent(raw: RawContent): Validation {
   for (const source of raw.offerings) {
     const entry = check(source, validators.offering, problems);
     if (entry !== null && entry.body === "")
-      problems.push({ file: source.file, field: "(body)", message: "must hold the offering's guide in Markdown" });
+      problems.push({ file: source.file, field: "(body)", message: "must hold the offering's guide in Markdown", at: { body: 0 } });
     if (entry !== null) offerings.push(entry);
   }
 
@@ -212,28 +246,35 @@ export function validateContent(raw: RawContent): Validation {
     if (entry === null) continue;
     const { file, data, body } = entry;
     if (!isCountryCode(data.location.country)) {
-      problems.push({ file, field: "location.country", message: "must be a two-letter upper-case ISO 3166-1 code such as GB" });
+      problems.push({
+        file,
+        field: "location.country",
+        message: "must be a two-letter upper-case ISO 3166-1 code such as GB",
+        at: { value: ["location", "country"] },
+      });
     }
-    if (body === "") problems.push({ file, field: "(body)", message: "must hold the listing's description" });
+    if (body === "") problems.push({ file, field: "(body)", message: "must hold the listing's description", at: { body: 0 } });
     if (body.length > DESCRIPTION_MAX_LENGTH) {
       problems.push({
         file,
         field: "(body)",
         message: `is ${body.length} characters; the description may have at most ${DESCRIPTION_MAX_LENGTH}`,
+        // Where it goes over.
+        at: { body: DESCRIPTION_MAX_LENGTH },
       });
     }
     const id = data.id.toLowerCase();
     const other = ids.get(id);
-    if (other !== undefined) problems.push({ file, field: "id", message: `is already used by ${other}` });
+    if (other !== undefined) problems.push({ file, field: "id", message: `is already used by ${other}`, at: { value: ["id"] } });
     else ids.set(id, file);
     businesses.push(entry);
   }
 
   if (services !== null) checkListingServices(businesses, services, problems);
 
+  const warnings = [...offerings.flatMap(({ file, data, body }) => placeholderWarnings(file, data, body)), ...listingWarnings(businesses)];
   if (problems.length > 0 || site === null || (raw.services !== null && services === null)) {
-    problems.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
-    return { ok: false, problems };
+    return { ok: false, problems, warnings };
   }
-  return { ok: true, content: { site, services, offerings, businesses } };
+  return { ok: true, content: { site, services, offerings, businesses }, warnings };
 }

@@ -22,22 +22,45 @@ async function treeDigest(dir: string): Promise<Record<string, string>> {
   return digest;
 }
 
+/**
+ * Every error of the invalid fixture at the line and column of the key or value at fault (a
+ * file-name error at the file's first line, a broken YAML at the line its parser stopped on, a
+ * description that is too long where it goes over), then the count.
+ */
 const INVALID_REPORT = [
+  "test/fixtures/invalid/businesses/Bad_Slug.md:1:1: (file name): must be lower-case letters, digits and hyphens, starting with a letter or digit",
+  'test/fixtures/invalid/businesses/b/dup-slug.md:1:1: (file name): slug "dup-slug" is already used by businesses/a/dup-slug.md',
+  "test/fixtures/invalid/businesses/bad-country.md:10:12: location.country: must be a two-letter upper-case ISO 3166-1 code such as GB",
+  "test/fixtures/invalid/businesses/bad-status.md:12:9: status: must be one of approved, pending, rejected, suspended",
+  "test/fixtures/invalid/businesses/bad-url.md:11:11: quoteUrl: must be an absolute http: or https: URL",
+  "test/fixtures/invalid/businesses/bad-uuid.md:2:5: id: must be a UUID such as 1b4e28ba-2fa1-41d2-883f-0016d3cca427",
+  "test/fixtures/invalid/businesses/broken-yaml.md:3:1: (front matter): is not valid YAML: Flow sequence in block collection must be sufficiently indented and end with a ]",
+  "test/fixtures/invalid/businesses/empty-body.md:14:1: (body): must hold the listing's description",
+  "test/fixtures/invalid/businesses/missing-field.md:2:1: service: is required",
+  "test/fixtures/invalid/businesses/numeric-postcode.md:9:15: location.postalCode: must be a string (put it in quotes)",
+  "test/fixtures/invalid/businesses/too-long.md:14:3001: (body): is 3001 characters; the description may have at most 3000",
+  "test/fixtures/invalid/businesses/unknown-country.md:10:12: location.country: must be a two-letter upper-case ISO 3166-1 code such as GB",
+  "test/fixtures/invalid/businesses/unknown-key.md:13:1: phone: is not a known key (check its spelling)",
+  "test/fixtures/invalid/businesses/valid-one.md:2:5: id: is already used by businesses/dup-id.md",
   "test/fixtures/invalid: 14 content errors; nothing was written.",
-  "  businesses/Bad_Slug.md: (file name): must be lower-case letters, digits and hyphens, starting with a letter or digit",
-  '  businesses/b/dup-slug.md: (file name): slug "dup-slug" is already used by businesses/a/dup-slug.md',
-  "  businesses/bad-country.md: location.country: must be a two-letter upper-case ISO 3166-1 code such as GB",
-  "  businesses/bad-status.md: status: must be one of approved, pending, rejected, suspended",
-  "  businesses/bad-url.md: quoteUrl: must be an absolute http: or https: URL",
-  "  businesses/bad-uuid.md: id: must be a UUID such as 1b4e28ba-2fa1-41d2-883f-0016d3cca427",
-  "  businesses/broken-yaml.md: (front matter): is not valid YAML: unexpected end of the stream within a flow collection at line 3, column 1",
-  "  businesses/empty-body.md: (body): must hold the listing's description",
-  "  businesses/missing-field.md: service: is required",
-  "  businesses/numeric-postcode.md: location.postalCode: must be a string (put it in quotes)",
-  "  businesses/too-long.md: (body): is 3001 characters; the description may have at most 3000",
-  "  businesses/unknown-country.md: location.country: must be a two-letter upper-case ISO 3166-1 code such as GB",
-  "  businesses/unknown-key.md: phone: is not a known key (check its spelling)",
-  "  businesses/valid-one.md: id: is already used by businesses/dup-id.md",
+];
+
+/** The same errors as GitHub Actions annotations: `npm run check -- --format github`. */
+const INVALID_ANNOTATIONS = [
+  "::error file=test/fixtures/invalid/businesses/Bad_Slug.md,line=1,col=1,title=(file name)::must be lower-case letters, digits and hyphens, starting with a letter or digit",
+  '::error file=test/fixtures/invalid/businesses/b/dup-slug.md,line=1,col=1,title=(file name)::slug "dup-slug" is already used by businesses/a/dup-slug.md',
+  "::error file=test/fixtures/invalid/businesses/bad-country.md,line=10,col=12,title=location.country::must be a two-letter upper-case ISO 3166-1 code such as GB",
+  "::error file=test/fixtures/invalid/businesses/bad-status.md,line=12,col=9,title=status::must be one of approved, pending, rejected, suspended",
+  "::error file=test/fixtures/invalid/businesses/bad-url.md,line=11,col=11,title=quoteUrl::must be an absolute http: or https: URL",
+  "::error file=test/fixtures/invalid/businesses/bad-uuid.md,line=2,col=5,title=id::must be a UUID such as 1b4e28ba-2fa1-41d2-883f-0016d3cca427",
+  "::error file=test/fixtures/invalid/businesses/broken-yaml.md,line=3,col=1,title=(front matter)::is not valid YAML: Flow sequence in block collection must be sufficiently indented and end with a ]",
+  "::error file=test/fixtures/invalid/businesses/empty-body.md,line=14,col=1,title=(body)::must hold the listing's description",
+  "::error file=test/fixtures/invalid/businesses/missing-field.md,line=2,col=1,title=service::is required",
+  "::error file=test/fixtures/invalid/businesses/numeric-postcode.md,line=9,col=15,title=location.postalCode::must be a string (put it in quotes)",
+  "::error file=test/fixtures/invalid/businesses/too-long.md,line=14,col=3001,title=(body)::is 3001 characters; the description may have at most 3000",
+  "::error file=test/fixtures/invalid/businesses/unknown-country.md,line=10,col=12,title=location.country::must be a two-letter upper-case ISO 3166-1 code such as GB",
+  "::error file=test/fixtures/invalid/businesses/unknown-key.md,line=13,col=1,title=phone::is not a known key (check its spelling)",
+  "::error file=test/fixtures/invalid/businesses/valid-one.md,line=2,col=5,title=id::is already used by businesses/dup-id.md",
 ];
 
 describe("npm run build", () => {
@@ -125,6 +148,25 @@ describe("npm run check", () => {
     await work.remove();
   });
 
+  test("--format github prints one GitHub Actions annotation per error on stdout, at the file, line and column", async () => {
+    const work = await tempDir();
+    const result = await cli(["--check", "--format", "github"], "test/fixtures/invalid", join(work.path, "dist"));
+    assert.equal(result.code, 1);
+    assert.deepEqual(result.stdout.trimEnd().split("\n"), INVALID_ANNOTATIONS);
+    assert.equal(result.stderr, "test/fixtures/invalid: 14 content errors; nothing was written.\n");
+    await work.remove();
+  });
+
+  test("an unknown option or format is a usage error (exit 2) that names the choices", async () => {
+    const work = await tempDir();
+    const format = await cli(["--check", "--format", "json"], "test/fixtures/basic", join(work.path, "dist"));
+    assert.deepEqual([format.code, format.stderr], [2, 'npm run check: --format must be one of text, github, not "json".\n']);
+    const option = await cli(["--check", "--fromat", "github"], "test/fixtures/basic", join(work.path, "dist"));
+    assert.equal(option.code, 2);
+    assert.match(option.stderr, /^npm run check: Unknown option '--fromat'.*\. Options: --format text\|github, --verbose\.\n$/);
+    await work.remove();
+  });
+
   test("validates good content, prints the counts and writes nothing", async () => {
     const work = await tempDir();
     const result = await cli(["--check"], "test/fixtures/basic", join(work.path, "dist"));
@@ -142,7 +184,10 @@ describe("npm run check", () => {
     await mkdir(join(work.path, "content", "offerings"), { recursive: true });
     const result = await cli(["--check"], join(work.path, "content"), join(work.path, "dist"));
     assert.equal(result.code, 1);
-    assert.deepEqual(result.stderr.trimEnd().split("\n").slice(1), ["  site.md: (file): is missing"]);
+    assert.deepEqual(result.stderr.trimEnd().split("\n"), [
+      `${work.path}/content/site.md: (file): is missing`,
+      `${work.path}/content: 1 content error; nothing was written.`,
+    ]);
     await work.remove();
   });
 });

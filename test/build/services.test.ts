@@ -31,6 +31,15 @@ function build(contentDir: string, args: string[] = []) {
   return buildCli(args, contentDir, `${contentDir}-dist`);
 }
 
+/** The error lines of a failed build, each file's path from `dir` (the lines name it from the working folder or in full). */
+function errorLines(result: { stderr: string }, dir: string): string[] {
+  return result.stderr
+    .trimEnd()
+    .split("\n")
+    .slice(0, -1)
+    .map((line) => line.replace(`${dir}/`, ""));
+}
+
 /** A vocabulary for every service of the basic fixture, with the categories its listings use. */
 const VALID = `
 - name: Plumbing
@@ -59,11 +68,11 @@ test("a listing whose service is not in services.yml fails the build, naming the
   });
   const result = await build(dir, ["--check"]);
   assert.equal(result.code, 1);
-  assert.deepEqual(result.stderr.trimEnd().split("\n").slice(1), [
-    '  businesses/gb/joes-handyman.md: service: "Blacksmithing" is not a service in services.yml; add it there or use one of its names',
-    '  businesses/gb/leeds-plumbing-heating.md: service: "Plumbng" is not a service in services.yml; did you mean "Plumbing"?',
+  assert.deepEqual(errorLines(result, dir), [
+    'businesses/gb/joes-handyman.md:4:10: service: "Blacksmithing" is not a service in services.yml; add it there or use one of its names',
+    'businesses/gb/leeds-plumbing-heating.md:4:10: service: "Plumbng" is not a service in services.yml; did you mean "Plumbing"?',
   ]);
-  assert.match(result.stderr, /^.*typo: 2 content errors; nothing was written\.\n/);
+  assert.match(result.stderr, /\n.*typo: 2 content errors; nothing was written\.\n$/);
 });
 
 test("services.yml itself is checked: unknown keys, aliases, duplicate names and categories its listings must have", async () => {
@@ -81,37 +90,40 @@ test("services.yml itself is checked: unknown keys, aliases, duplicate names and
 - name: Roofing
 - {}
 `;
-  const result = await build(await content("bad-vocabulary", services), ["--check"]);
+  const badDir = await content("bad-vocabulary", services);
+  const result = await build(badDir, ["--check"]);
   assert.equal(result.code, 1);
-  assert.deepEqual(result.stderr.trimEnd().split("\n").slice(1), [
-    "  services.yml: [0].aliases[1]: must be letters, digits, spaces, apostrophes and hyphens",
-    "  services.yml: [0].aliases[2]: must NOT have more than 60 characters",
-    "  services.yml: [1].synonyms: is not a known key (check its spelling)",
-    "  services.yml: [8].name: is required",
+  assert.deepEqual(errorLines(result, badDir), [
+    "services.yml:4:22: [0].aliases[1]: must be letters, digits, spaces, apostrophes and hyphens",
+    "services.yml:4:44: [0].aliases[2]: must NOT have more than 60 characters",
+    "services.yml:6:3: [1].synonyms: is not a known key (check its spelling)",
+    "services.yml:13:3: [8].name: is required",
   ]);
   // A valid vocabulary whose Plumbing is in another category than its listings, and Roofing twice.
   const recategorised = `${VALID.replace("category: Repairs & maintenance", "category: Building & renovation")}- name: Roofing\n`;
-  const categories = await build(await content("categories", recategorised), ["--check"]);
+  const categoriesDir = await content("categories", recategorised);
+  const categories = await build(categoriesDir, ["--check"]);
   assert.equal(categories.code, 1);
-  assert.deepEqual(categories.stderr.trimEnd().split("\n").slice(1), [
-    '  businesses/gb/leeds-plumbing-heating.md: category: must be "Building & renovation" for Plumbing (services.yml)',
-    '  businesses/gb/quillfeather-pending-plumbing.md: category: must be "Building & renovation" for Plumbing (services.yml)',
-    '  businesses/ie/obrien-sons-plumbing.md: category: must be "Building & renovation" for Plumbing (services.yml)',
-    '  services.yml: [7].name: "Roofing" is already listed at [6]',
+  assert.deepEqual(errorLines(categories, categoriesDir), [
+    'businesses/gb/leeds-plumbing-heating.md:5:11: category: must be "Building & renovation" for Plumbing (services.yml)',
+    'businesses/gb/quillfeather-pending-plumbing.md:5:11: category: must be "Building & renovation" for Plumbing (services.yml)',
+    'businesses/ie/obrien-sons-plumbing.md:5:11: category: must be "Building & renovation" for Plumbing (services.yml)',
+    'services.yml:17:9: [7].name: "Roofing" is already listed at [6]',
   ]);
 });
 
 test("a services.yml that is not a YAML list of services is named as such", async () => {
   for (const [text, message] of [
-    ["plumbing: [plumber]\n", "  services.yml: (file): must be a YAML list of services, each with a name"],
+    ["plumbing: [plumber]\n", "services.yml:1:1: (file): must be a YAML list of services, each with a name"],
     [
       "- name: [Plumbing\n",
-      "  services.yml: (file): is not valid YAML: Flow sequence in block collection must be sufficiently indented and end with a ] at line 2, column 1",
+      "services.yml:2:1: (file): is not valid YAML: Flow sequence in block collection must be sufficiently indented and end with a ]",
     ],
   ] as const) {
-    const result = await build(await content(`shape-${text.length}`, text), ["--check"]);
+    const dir = await content(`shape-${text.length}`, text);
+    const result = await build(dir, ["--check"]);
     assert.equal(result.code, 1);
-    assert.equal(result.stderr.trimEnd().split("\n")[1], message);
+    assert.deepEqual(errorLines(result, dir), [message]);
   }
 });
 

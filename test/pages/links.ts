@@ -1,19 +1,10 @@
-import { Lexer, type Token } from "marked";
+import { markdownLinks as linksOf } from "../../build/markdown-links.ts";
 
-/** Every link destination in a Markdown document (links and autolinks, not code), via marked's lexer. */
+/** Every link destination in a Markdown document (links and autolinks, not images or code). */
 export function markdownLinks(markdown: string): string[] {
-  const found: string[] = [];
-  const walk = (tokens: readonly Token[]) => {
-    for (const token of tokens) {
-      if (token.type === "link") found.push((token as Token & { href: string }).href);
-      const children = (token as { tokens?: Token[] }).tokens;
-      if (children !== undefined) walk(children);
-      const items = (token as { items?: { tokens: Token[] }[] }).items;
-      if (items !== undefined) for (const item of items) walk(item.tokens);
-    }
-  };
-  walk(new Lexer({ gfm: true }).lex(markdown));
-  return found;
+  return linksOf(markdown)
+    .filter((link) => !link.image)
+    .map((link) => link.href);
 }
 
 /** Every <loc> of a sitemap. */

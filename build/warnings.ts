@@ -1,0 +1,220 @@
+import {
+  AI_CATALOG_PATH,
+  API_DOCS_PATH,
+  API_PREFIX,
+  BULK_JSON_PATH,
+  BULK_NDJSON_PATH,
+  businessApiPath,
+  businessPagePath,
+  CONTACT_PATH,
+  DIRECTORY_API_PATH,
+  DIRECTORY_PATH,
+  FAVICON_PATH,
+  HEALTH_PATH,
+  HOME_PATH,
+  LIST_PAGE_SIZE,
+  LLMS_FULL_PATH,
+  LLMS_PATH,
+  MCP_PATH,
+  MCP_SERVER_CARD_PATH,
+  OFFERINGS_API_PATH,
+  OPENAPI_PATH,
+  offeringApiPath,
+  offeringPagePath,
+  READY_PATH,
+  ROBOTS_PATH,
+  SITEMAP_PATH,
+  STYLESHEET_PATH,
+} from "../src/contract.ts";
+import { serviceSlugs } from "../src/render/directory-lists.ts";
+import type { BusinessFrontMatter, OfferingFrontMatter, SiteFrontMatter } from "../src/schemas/content.ts";
+import type { ContentProblem } from "./content.ts";
+import type { Model } from "./derive.ts";
+import { markdownLinks } from "./markdown-links.ts";
+import type { Entry } from "./validate.ts";
+
+/**
+ * Warnings: content that is valid but almost certainly not what the editor meant. They are
+ * printed and counted with the errors' `path:line:col` and never change the exit code.
+ */
+
+/** What `npm run new` writes where an editor has to fill something in. */
+export const PLACEHOLDER = "TODO";
+
+/** An HTML tag or comment: descriptions are plain text, so these would be shown as typed. */
+const HTML_PATTERN = /<\/?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?\/?>|<!--/;
+
+/** Name and city compared as people read them: case, accents and spacing aside. */
+function sameness(text: string): string {
+  return text.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase().replace(/\s+/g, " ").trim();
+}
+
+/** Warnings about listings, each on its own or against the others. */
+export function listingWarnings(businesses: readonly Entry<BusinessFrontMatter>[]): ContentProblem[] {
+  const warnings: ContentProblem[] = [];
+  const named = new Map<string, string>();
+  for (const { file, data, body } of businesses) {
+    if (data.status === "approved") {
+      const key = `${sameness(data.name)}\n${sameness(data.location.city)}\n${data.location.country}`;
+      const other = named.get(key);
+      if (other === undefined) named.set(key, file);
+      else {
+        warnings.push({
+          file,
+          field: "name",
+          message: `"${data.name}" in ${data.location.city} is also the name of ${other}: people cannot tell the two apart (merge them, or make the names differ)`,
+          at: { value: ["name"] },
+        });
+      }
+    }
+    const html = HTML_PATTERN.exec(body);
+    if (html !== null) {
+      warnings.push({
+        file,
+        field: "(body)",
+        message: `holds HTML (${html[0].slice(0, 40)}), which pages show as text, not as markup; write plain text`,
+        at: { body: html.index },
+      });
+    }
+    if (/^http:/i.test(data.quoteUrl)) {
+      warnings.push({
+        file,
+        field: "quoteUrl",
+        message: "uses http:, which browsers flag as not secure; use https: if the business's site has it",
+        at: { value: ["quoteUrl"] },
+      });
+    }
+    warnings.push(...placeholderWarnings(file, data, body));
+  }
+  return warnings;
+}
+
+/** Values `npm run new` left as placeholders. */
+export function placeholderWarnings(file: string, data: unknown, body: string): ContentProblem[] {
+  const warnings: ContentProblem[] = [];
+  const visit = (value: unknown, path: (string | number)[]) => {
+    if (typeof value === "string") {
+      if (value.includes(PLACEHOLDER)) {
+        warnings.push({ file, field: fieldName(path), message: `still holds the placeholder ${PLACEHOLDER}`, at: { value: path } });
+      }
+    } else if (Array.isArray(value)) {
+      for (const [i, item] of value.entries()) visit(item, [...path, i]);
+    } else if (value !== null && typeof value === "object") {
+      for (const [key, item] of Object.entries(value)) visit(item, [...path, key]);
+    }
+  };
+  visit(data, []);
+  const at = body.indexOf(PLACEHOLDER);
+  if (at !== -1) warnings.push({ file, field: "(body)", message: `still holds the placeholder ${PLACEHOLDER}`, at: { body: at } });
+  return warnings;
+}
+
+function fieldName(path: readonly (string | number)[]): string {
+  return path.map((step, i) => (typeof step === "number" ? `[${step}]` : i === 0 ? step : `.${step}`)).join("");
+}
+
+/** The site's paths that lead to something, given the approved content. */
+function linkTargets(model: Model): (path: string) => boolean {
+  const fixed = new Set([
+    HOME_PATH,
+    DIRECTORY_PATH,
+    CONTACT_PATH,
+    API_DOCS_PATH,
+    LLMS_PATH,
+    LLMS_FULL_PATH,
+    SITEMAP_PATH,
+    ROBOTS_PATH,
+    STYLESHEET_PATH,
+    FAVICON_PATH,
+    HEALTH_PATH,
+    READY_PATH,
+    OPENAPI_PATH,
+    MCP_PATH,
+    MCP_SERVER_CARD_PATH,
+    AI_CATALOG_PATH,
+    DIRECTORY_API_PATH,
+    OFFERINGS_API_PATH,
+    BULK_JSON_PATH,
+    BULK_NDJSON_PATH,
+  ]);
+  for (const { slug } of model.offerings) {
+    fixed.add(offeringPagePath(slug));
+    fixed.add(offeringApiPath(slug));
+  }
+  for (const { slug, id } of model.businesses) {
+    fixed.add(businessPagePath(slug));
+    fixed.add(businessApiPath(slug));
+    fixed.add(businessApiPath(id));
+  }
+  // The lists by country and by service: a page per LIST_PAGE_SIZE listings.
+  const lists = new Map<string, number>();
+  const count = (path: string) => lists.set(path, (lists.get(path) ?? 0) + 1);
+  const slugOf = new Map(
+    serviceSlugs(model.services.map((service) => service.name)).map((slug, i) => [model.services[i]?.name ?? "", slug]),
+  );
+  for (const business of model.businesses) {
+    count(`${DIRECTORY_PATH}/countries/${business.location.country.toLowerCase()}`);
+    count(`${DIRECTORY_PATH}/services/${slugOf.get(business.service) ?? ""}`);
+  }
+  const listPage = (path: string): boolean => {
+    const list = /^(.*)\/page-(\d+)$/.exec(path);
+    const n = Number(list?.[2]);
+    return list !== null && n >= 2 && n <= Math.ceil((lists.get(list[1] ?? "") ?? 0) / LIST_PAGE_SIZE);
+  };
+  const page = (path: string) => fixed.has(path) || lists.has(path) || listPage(path);
+  return (path) => {
+    // A page's Markdown or HTML file: `/index.md` is the homepage's.
+    const file = /^(.*)\/index\.(?:md|html)$/.exec(path);
+    if (file === null) return page(path);
+    const of = file[1] || HOME_PATH;
+    return page(of) && !of.startsWith(`${API_PREFIX}/`) && !/\.\w+$/.test(of);
+  };
+}
+
+/** A link's path on this site, or null for a link elsewhere (or to a place on the same page). */
+function sitePath(href: string, baseUrl: string, pagePath: string): string | null {
+  if (href === "" || href.startsWith("#")) return null;
+  let url: URL;
+  try {
+    url = new URL(href, `${baseUrl}${pagePath}`);
+  } catch {
+    return null;
+  }
+  if (url.origin !== new URL(baseUrl).origin) return null;
+  let path: string;
+  try {
+    path = decodeURIComponent(url.pathname);
+  } catch {
+    path = url.pathname;
+  }
+  return path.length > 1 ? path.replace(/\/+$/, "") : path;
+}
+
+/**
+ * Links in the guides (offerings' bodies and feature links) and the homepage text that point at
+ * a page of this site that the build does not publish: a mistyped slug, a listing not approved.
+ */
+export function linkWarnings(
+  model: Model,
+  offerings: readonly Entry<OfferingFrontMatter>[],
+  site: Entry<SiteFrontMatter>,
+): ContentProblem[] {
+  const leads = linkTargets(model);
+  const warnings: ContentProblem[] = [];
+  const check = (file: string, pagePath: string, href: string, at: ContentProblem["at"], field: string) => {
+    const path = sitePath(href, model.baseUrl, pagePath);
+    if (path !== null && !leads(path)) {
+      warnings.push({ file, field, message: `links to ${path}, which is not a page of this site`, at });
+    }
+  };
+  for (const { file, slug, data, body } of offerings) {
+    for (const { href, offset } of markdownLinks(body)) check(file, offeringPagePath(slug), href, { body: offset }, "(body)");
+    data.features.forEach((feature, i) => {
+      if (feature.link !== undefined) {
+        check(file, offeringPagePath(slug), feature.link.href, { value: ["features", i, "link", "href"] }, `features[${i}].link.href`);
+      }
+    });
+  }
+  for (const { href, offset } of markdownLinks(site.body)) check(site.file, HOME_PATH, href, { body: offset }, "(body)");
+  return warnings;
+}
