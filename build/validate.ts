@@ -46,15 +46,35 @@ const validators = {
   services: ajv.compile<ServiceEntry[]>(ServiceVocabularySchema),
 };
 
-const SLUG_PATTERN = /^[a-z0-9][a-z0-9-]*$/;
-const UUID_LIKE = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
+export const SLUG_PATTERN = /^[a-z0-9][a-z0-9-]*$/;
+export const UUID_LIKE = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
 const regionNames = new Intl.DisplayNames(["en"], { type: "region" });
+
+/**
+ * Codes the Unicode region data names that are not countries' ISO 3166-1 codes: groupings, the
+ * exceptionally reserved codes of territories (which use their country's) and test regions.
+ * XK (Kosovo, user-assigned) stays accepted: it is the code in common use.
+ */
+const NOT_COUNTRIES = new Set(["AC", "CP", "CQ", "DG", "EA", "EU", "EZ", "IC", "QO", "TA", "UK", "UN", "XA", "XB"]);
+
+/** The current code of a replaced or reserved one (`UK` → `GB`, `YU` → `RS`), if there is one. */
+function currentCode(code: string): string | undefined {
+  const canonical = Intl.getCanonicalLocales(`und-${code}`)[0]?.slice("und-".length);
+  return canonical !== undefined && canonical !== code ? canonical : undefined;
+}
 
 /** True for an assigned ISO 3166-1 alpha-2 code, written in upper case. */
 export function isCountryCode(code: string): boolean {
-  if (!/^[A-Z]{2}$/.test(code)) return false;
+  if (!/^[A-Z]{2}$/.test(code) || NOT_COUNTRIES.has(code) || currentCode(code) !== undefined) return false;
   const name = regionNames.of(code);
   return name !== undefined && name !== code && name !== "Unknown Region";
+}
+
+/** What is wrong with a country code, as the build and `npm run new` say it. */
+export function countryCodeProblem(code: string): string {
+  const current = /^[A-Z]{2}$/.test(code) ? currentCode(code) : undefined;
+  const hint = current === undefined ? "" : `; ${code} is not one: ${regionNames.of(current)}'s is ${current}`;
+  return `must be a two-letter upper-case ISO 3166-1 code such as GB${hint}`;
 }
 
 function fieldOf(error: ErrorObject): string {
@@ -126,7 +146,7 @@ function valueAt(data: unknown, instancePath: string): unknown {
 }
 
 /** The vocabulary checked against its schema and for duplicate names; null when it is invalid. */
-function checkServices(source: ServicesFile, problems: ContentProblem[]): ServiceEntry[] | null {
+export function checkServices(source: ServicesFile, problems: ContentProblem[]): ServiceEntry[] | null {
   const { file, data } = source;
   if (!validators.services(data)) {
     for (const error of validators.services.errors ?? []) {
@@ -181,16 +201,24 @@ function checkListingServices(
   }
 }
 
+/** The problems of one listing's or offering's front matter alone, as the build reports them (no positions). */
+export function frontMatterProblems(kind: "business" | "offering", file: string, data: Record<string, unknown>): ContentProblem[] {
+  const problems: ContentProblem[] = [];
+  const validate: ValidateFunction<unknown> = validators[kind];
+  check({ file, slug: "", data, body: "" }, validate, problems);
+  return problems;
+}
+
 function check<T>(source: SourceFile, validate: ValidateFunction<T>, problems: ContentProblem[]): Entry<T> | null {
   if (validate(source.data)) return { file: source.file, slug: source.slug, data: source.data, body: source.body.trim() };
+  // A value can fail two keywords that say the same to an editor (a URL's format and its pattern): once is enough.
+  const said = new Set<string>();
   for (const error of validate.errors ?? []) {
     const field = fieldOf(error);
-    problems.push({
-      file: source.file,
-      field,
-      message: describe(error, field, valueAt(source.data, error.instancePath)),
-      at: pointerOf(error),
-    });
+    const message = describe(error, field, valueAt(source.data, error.instancePath));
+    if (said.has(`${field}\n${message}`)) continue;
+    said.add(`${field}\n${message}`);
+    problems.push({ file: source.file, field, message, at: pointerOf(error) });
   }
   return null;
 }
@@ -249,7 +277,7 @@ export function validateContent(raw: RawContent): Validation {
       problems.push({
         file,
         field: "location.country",
-        message: "must be a two-letter upper-case ISO 3166-1 code such as GB",
+        message: countryCodeProblem(data.location.country),
         at: { value: ["location", "country"] },
       });
     }

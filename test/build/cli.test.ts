@@ -39,10 +39,11 @@ const INVALID_REPORT = [
   "test/fixtures/invalid/businesses/missing-field.md:2:1: service: is required",
   "test/fixtures/invalid/businesses/numeric-postcode.md:9:15: location.postalCode: must be a string (put it in quotes)",
   "test/fixtures/invalid/businesses/too-long.md:14:3001: (body): is 3001 characters; the description may have at most 3000",
+  "test/fixtures/invalid/businesses/uk-country.md:10:12: location.country: must be a two-letter upper-case ISO 3166-1 code such as GB; UK is not one: United Kingdom's is GB",
   "test/fixtures/invalid/businesses/unknown-country.md:10:12: location.country: must be a two-letter upper-case ISO 3166-1 code such as GB",
   "test/fixtures/invalid/businesses/unknown-key.md:13:1: phone: is not a known key (check its spelling)",
   "test/fixtures/invalid/businesses/valid-one.md:2:5: id: is already used by businesses/dup-id.md",
-  "test/fixtures/invalid: 14 content errors; nothing was written.",
+  "test/fixtures/invalid: 15 content errors; nothing was written.",
 ];
 
 /** The same errors as GitHub Actions annotations: `npm run check -- --format github`. */
@@ -58,6 +59,7 @@ const INVALID_ANNOTATIONS = [
   "::error file=test/fixtures/invalid/businesses/missing-field.md,line=2,col=1,title=service::is required",
   "::error file=test/fixtures/invalid/businesses/numeric-postcode.md,line=9,col=15,title=location.postalCode::must be a string (put it in quotes)",
   "::error file=test/fixtures/invalid/businesses/too-long.md,line=14,col=3001,title=(body)::is 3001 characters; the description may have at most 3000",
+  "::error file=test/fixtures/invalid/businesses/uk-country.md,line=10,col=12,title=location.country::must be a two-letter upper-case ISO 3166-1 code such as GB; UK is not one: United Kingdom's is GB",
   "::error file=test/fixtures/invalid/businesses/unknown-country.md,line=10,col=12,title=location.country::must be a two-letter upper-case ISO 3166-1 code such as GB",
   "::error file=test/fixtures/invalid/businesses/unknown-key.md,line=13,col=1,title=phone::is not a known key (check its spelling)",
   "::error file=test/fixtures/invalid/businesses/valid-one.md,line=2,col=5,title=id::is already used by businesses/dup-id.md",
@@ -153,7 +155,7 @@ describe("npm run check", () => {
     const result = await cli(["--check", "--format", "github"], "test/fixtures/invalid", join(work.path, "dist"));
     assert.equal(result.code, 1);
     assert.deepEqual(result.stdout.trimEnd().split("\n"), INVALID_ANNOTATIONS);
-    assert.equal(result.stderr, "test/fixtures/invalid: 14 content errors; nothing was written.\n");
+    assert.equal(result.stderr, "test/fixtures/invalid: 15 content errors; nothing was written.\n");
     await work.remove();
   });
 

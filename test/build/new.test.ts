@@ -1,0 +1,166 @@
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { cp, readdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { after, before, test } from "node:test";
+import { promisify } from "node:util";
+import { buildCli, type CliResult } from "../helpers/build-cli.ts";
+import { FIXTURES, tempDir } from "../helpers/snapshot.ts";
+
+/** `npm run new`: a new listing or offering file, valid, pending, with a fresh id and a slug of its own. */
+
+const run = promisify(execFile);
+const ROOT = new URL("../../", import.meta.url).pathname;
+const UUID = /^id: ([0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12})$/m;
+
+let work: { path: string; remove: () => Promise<void> };
+before(async () => {
+  work = await tempDir("new-");
+});
+after(async () => {
+  await work.remove();
+});
+
+/** Runs `npm run new -- <args>` as npm does, on the content folder `contentDir`. */
+async function scaffold(contentDir: string, args: string[]): Promise<CliResult> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", "build/new.ts", ...args], {
+      cwd: ROOT,
+      env: { ...process.env, CONTENT_DIR: contentDir },
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as CliResult;
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+/** A copy of the basic fixture with a vocabulary that gives Plumbing its category and the alias "plumber". */
+async function content(name: string): Promise<string> {
+  const dir = join(work.path, name);
+  await cp(`${FIXTURES}basic`, dir, { recursive: true });
+  const services = ["Plumbing", "Electrical", "Handyman", "Landscaping", "Locksmith", "Painting & Decorating", "Roofing"]
+    .map((service) => `- name: ${service}${service === "Plumbing" ? "\n  category: Repairs & maintenance\n  aliases: [plumber]" : ""}`)
+    .join("\n");
+  await writeFile(join(dir, "services.yml"), `${services}\n`);
+  return dir;
+}
+
+async function files(dir: string): Promise<string[]> {
+  return (await readdir(dir, { recursive: true })).sort();
+}
+
+const LISTING = ["listing", "Ôak & Ash Plumbing", "--service", "plumber", "--city", "Leeds", "--country", "gb"];
+
+test("a new listing is written at businesses/<country>/<name-city>.md, pending, with every required key, and npm run check accepts it", async () => {
+  const dir = await content("listing");
+  const result = await scaffold(dir, LISTING);
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(result.stdout, `${dir}/businesses/gb/oak-ash-plumbing-leeds.md\n`);
+  assert.equal(
+    result.stderr,
+    "Fill in location.region, location.postalCode, quoteUrl, the description; npm run check warns until no TODO is left. It stays unpublished until its status is approved.\n",
+  );
+  const text = await readFile(join(dir, "businesses/gb/oak-ash-plumbing-leeds.md"), "utf8");
+  const id = UUID.exec(text)?.[1] ?? "";
+  assert.equal(
+    text,
+    `---
+id: ${id}
+name: Ôak & Ash Plumbing
+service: Plumbing
+category: Repairs & maintenance
+location:
+  city: Leeds
+  region: TODO
+  postalCode: TODO
+  country: GB
+quoteUrl: https://example.com/TODO
+status: pending
+---
+TODO: describe the business in plain text: what it does, where, and for how long (at most 3,000 characters).
+`,
+  );
+  const check = await buildCli(["--check"], dir, join(work.path, "listing-dist"));
+  assert.equal(check.code, 0, check.stderr);
+  assert.match(check.stdout, /: valid: 3 offerings, 9 approved listings \(left out: 2 pending, 1 rejected, 1 suspended\); 4 warnings\.\n$/);
+  assert.equal(check.stderr.split("\n").filter((line) => line.includes("still holds the placeholder TODO")).length, 4);
+});
+
+test("the same listing twice gets two distinct slugs and two distinct UUIDs", async () => {
+  const dir = await content("twice");
+  const full = [...LISTING, "--region", "West Yorkshire", "--postcode", "LS1 4DT", "--quote-url", "https://oak-ash.example/quote"];
+  const first = await scaffold(dir, full);
+  const second = await scaffold(dir, full);
+  assert.deepEqual(
+    [first.code, first.stdout, second.code, second.stdout],
+    [0, `${dir}/businesses/gb/oak-ash-plumbing-leeds.md\n`, 0, `${dir}/businesses/gb/oak-ash-plumbing-leeds-2.md\n`],
+  );
+  const ids = await Promise.all(
+    ["oak-ash-plumbing-leeds", "oak-ash-plumbing-leeds-2"].map(
+      async (slug) => UUID.exec(await readFile(join(dir, `businesses/gb/${slug}.md`), "utf8"))?.[1],
+    ),
+  );
+  assert.equal(new Set(ids).size, 2);
+  const check = await buildCli(["--check"], dir, join(work.path, "twice-dist"));
+  assert.equal(check.code, 0, check.stderr);
+  // Given every value, only the description is left to write.
+  assert.equal(check.stderr.split("\n").filter((line) => line.includes("still holds the placeholder TODO")).length, 2);
+});
+
+test("a bad --country, an unknown --service or a --slug another file has is an error that writes nothing", async () => {
+  const dir = await content("bad");
+  const before = await files(dir);
+  const cases: [string[], string][] = [
+    [
+      ["listing", "Oak Plumbing", "--service", "Plumbing", "--city", "Leeds", "--country", "Britain"],
+      'npm run new: --country "Britain" must be a two-letter upper-case ISO 3166-1 code such as GB.\n',
+    ],
+    [
+      ["listing", "Oak Plumbing", "--service", "Plumbing", "--city", "Leeds", "--country", "UK"],
+      'npm run new: --country "UK" must be a two-letter upper-case ISO 3166-1 code such as GB; UK is not one: United Kingdom\'s is GB.\n',
+    ],
+    [
+      ["listing", "Oak Plumbing", "--service", "Plumbng", "--city", "Leeds", "--country", "GB"],
+      'npm run new: --service "Plumbng" is not a service in services.yml; did you mean "Plumbing"?\n',
+    ],
+    [
+      ["listing", "Oak Plumbing", "--service", "Plumbing", "--city", "Leeds", "--country", "GB", "--slug", "joes-handyman"],
+      'npm run new: --slug "joes-handyman" is already the slug of another listing; choose another.\n',
+    ],
+    [
+      ["listing", "Oak Plumbing", "--service", "Plumbing", "--city", "Leeds", "--country", "GB", "--quote-url", "quotes.example"],
+      "npm run new: quoteUrl: must be an absolute http: or https: URL\n",
+    ],
+  ];
+  for (const [args, message] of cases) {
+    const result = await scaffold(dir, args);
+    assert.deepEqual([result.code, result.stdout, result.stderr], [1, "", message]);
+  }
+  assert.deepEqual(await files(dir), before);
+});
+
+test("a missing name or option is a usage error (exit 2) that shows the usage", async () => {
+  const dir = await content("usage");
+  for (const args of [
+    [],
+    ["listing"],
+    ["shop", "Oak"],
+    ["listing", "Oak", "--city", "Leeds", "--country", "GB"],
+    ["offering", "Oak", "--colour", "red"],
+  ]) {
+    const result = await scaffold(dir, args);
+    assert.equal(result.code, 2, args.join(" "));
+    assert.match(result.stderr, /Usage:\n {2}npm run new -- listing "Business name"/);
+  }
+});
+
+test("a new offering is written at offerings/<name>.md with every required key, and npm run check accepts it", async () => {
+  const dir = await content("offering");
+  const result = await scaffold(dir, ["offering", "Price alerts"]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(result.stdout, `${dir}/offerings/price-alerts.md\n`);
+  const check = await buildCli(["--check"], dir, join(work.path, "offering-dist"));
+  assert.equal(check.code, 0, check.stderr);
+  assert.match(check.stdout, /: valid: 4 offerings, 9 approved listings .*; 10 warnings\.\n$/);
+});
