@@ -35,14 +35,30 @@ export interface NormalizedSearch {
   readonly offset: number;
 }
 
+const NO_TERMS: readonly string[] = [];
+
+/** q's words folded, without empty ones or repeats, sorted; and how many words q had. On every search: loops, not a Set and spreads. */
+function termsOf(q: string | undefined): { typed: number; terms: readonly string[] } {
+  if (q === undefined || q === "") return { typed: 0, terms: NO_TERMS };
+  const typed = words(q);
+  const terms: string[] = [];
+  for (const word of typed) {
+    const term = fold(word);
+    if (term !== "" && !terms.includes(term)) terms.push(term);
+  }
+  if (terms.length > 1) terms.sort();
+  return { typed: typed.length, terms };
+}
+
 export function normalizeSearch(search: DirectorySearch): NormalizedSearch {
-  const typed = words(search.q ?? "");
-  const terms = [...new Set(typed.map(fold).filter((term) => term !== ""))].sort();
+  const { typed, terms } = termsOf(search.q);
+  const location = search.location;
+  const country = search.country;
   return {
-    typed: typed.length,
+    typed,
     terms,
-    location: fold(search.location ?? "").trim(),
-    country: (search.country ?? "").toUpperCase(),
+    location: location === undefined || location === "" ? "" : fold(location).trim(),
+    country: country === undefined ? "" : country.toUpperCase(),
     limit: search.limit,
     offset: search.offset,
   };
@@ -84,8 +100,7 @@ function cachesOf(directory: Directory): SetCaches {
 }
 
 /** Listings with a word of the name, the service or the service's aliases that starts with `term` (folded). */
-function prefixSet(directory: Directory, term: string): RankSet {
-  const { prefixes } = cachesOf(directory);
+function prefixSet(directory: Directory, { prefixes }: SetCaches, term: string): RankSet {
   let set = prefixes.get(term);
   if (set === undefined) {
     const lists: Uint32Array[] = [];
@@ -97,8 +112,7 @@ function prefixSet(directory: Directory, term: string): RankSet {
 }
 
 /** Listings in the country with this (upper-case) code. */
-function countrySet(directory: Directory, code: string): RankSet {
-  const { countries } = cachesOf(directory);
+function countrySet(directory: Directory, { countries }: SetCaches, code: string): RankSet {
   let set = countries.get(code);
   if (set === undefined) {
     const entry = directory.countryIndex.get(code);
@@ -110,8 +124,7 @@ function countrySet(directory: Directory, code: string): RankSet {
 }
 
 /** Listings whose folded city, region or postal code contains `text` (folded, trimmed, not empty). */
-function locationSet(directory: Directory, text: string): RankSet {
-  const { locations } = cachesOf(directory);
+function locationSet(directory: Directory, { locations }: SetCaches, text: string): RankSet {
   let set = locations.get(text);
   if (set === undefined) {
     const { locationKeys, suffixKeys, suffixStarts, locationPostings, count } = directory.index;
@@ -144,7 +157,8 @@ export function searchDirectory(directory: Directory, search: NormalizedSearch):
   const { limit, offset } = search;
   const empty = (): RankedPage => ({ ranks: [], limit, offset, nextOffset: null });
   const sets = conditionSets(directory, search);
-  if (sets === null || sets.some((set) => sizeOf(set) === 0)) return empty();
+  if (sets === null) return empty();
+  for (const set of sets) if (sizeOf(set) === 0) return empty();
   const { ranks, more } = pageOfIntersection(sets, directory.index.count, offset, limit);
   const end = offset + limit;
   return { ranks, limit, offset, nextOffset: more && end <= DIRECTORY_MAX_OFFSET ? end : null };
@@ -155,9 +169,11 @@ function conditionSets(directory: Directory, search: NormalizedSearch): RankSet[
   const { typed, terms, country, location } = search;
   if (typed > 0 && terms.length === 0) return null;
   const sets: RankSet[] = [];
-  for (const term of terms) sets.push(prefixSet(directory, term));
-  if (country !== "") sets.push(countrySet(directory, country));
-  if (location !== "") sets.push(locationSet(directory, location));
+  if (terms.length === 0 && country === "" && location === "") return sets;
+  const caches = cachesOf(directory);
+  for (const term of terms) sets.push(prefixSet(directory, caches, term));
+  if (country !== "") sets.push(countrySet(directory, caches, country));
+  if (location !== "") sets.push(locationSet(directory, caches, location));
   return sets;
 }
 

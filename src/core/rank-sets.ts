@@ -195,12 +195,14 @@ export function pageOfIntersection(sets: readonly RankSet[], count: number, offs
     for (let rank = offset; rank < Math.min(end, count); rank += 1) ranks.push(rank);
     return { ranks, more: count > end };
   }
-  const ordered = [...sets].sort((a, b) => sizeOf(a) - sizeOf(b));
-  const driver = ordered[0] as RankSet;
-  const others = ordered.slice(1).map((set) => bitsOf(set, count));
-  if (driver.kind === "sorted" && others.length === 0) {
-    return { ranks: Array.from(driver.ranks.subarray(offset, end)), more: driver.ranks.length > end };
+  if (sets.length === 1) {
+    const only = sets[0] as RankSet;
+    if (only.kind === "sorted") return { ranks: Array.from(only.ranks.subarray(offset, end)), more: only.ranks.length > end };
   }
+  const ordered = sets.length === 1 ? sets : [...sets].sort((a, b) => sizeOf(a) - sizeOf(b));
+  const driver = ordered[0] as RankSet;
+  const others: Uint32Array[] = [];
+  for (let i = 1; i < ordered.length; i += 1) others.push(bitsOf(ordered[i] as RankSet, count));
   const page = new PageCollector(offset, end);
   if (driver.kind === "sorted" && driver.ranks.length * 32 < count)
     return { ranks: page.ranks, more: walkSorted(driver.ranks, others, page) };

@@ -56,17 +56,28 @@ function pageEnd(page: RankedPage): string {
  */
 function pageBody(directory: Directory, page: RankedPage): Buffer {
   const { bytes: listings, lineStarts } = directory.listings;
+  const { ranks } = page;
   const end = pageEnd(page);
-  let length = ITEMS_START.length + end.length + Math.max(0, page.ranks.length - 1);
-  for (const rank of page.ranks) length += (lineStarts[rank + 1] ?? 1) - 1 - (lineStarts[rank] ?? 0);
-  const body = allocateBody(length);
-  let at = body.write(ITEMS_START, 0, "latin1");
-  for (const [i, rank] of page.ranks.entries()) {
-    if (i > 0) at = body.writeUInt8(0x2c, at);
-    at += listings.copy(body, at, lineStarts[rank] ?? 0, (lineStarts[rank + 1] ?? 1) - 1);
+  let length = ITEMS_START.length + end.length + Math.max(0, ranks.length - 1);
+  for (let i = 0; i < ranks.length; i += 1) {
+    const rank = ranks[i] as number;
+    length += (lineStarts[rank + 1] as number) - 1 - (lineStarts[rank] as number);
   }
-  body.write(end, at, "latin1");
+  const body = allocateBody(length);
+  let at = writeAscii(body, ITEMS_START, 0);
+  for (let i = 0; i < ranks.length; i += 1) {
+    const rank = ranks[i] as number;
+    if (i > 0) body[at++] = 0x2c;
+    at += listings.copy(body, at, lineStarts[rank] as number, (lineStarts[rank + 1] as number) - 1);
+  }
+  writeAscii(body, end, at);
   return body;
+}
+
+/** Writes short ASCII text byte by byte (cheaper than a call into Buffer#write for a few bytes); returns the end. */
+function writeAscii(body: Buffer, text: string, at: number): number {
+  for (let i = 0; i < text.length; i += 1) body[at + i] = text.charCodeAt(i);
+  return at + text.length;
 }
 
 /** The memory the escaped copies of listings (MCP's text copies) may hold per directory, in bytes. */
