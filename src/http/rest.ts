@@ -28,13 +28,18 @@ function queryRules(spec: RouteSpec): preValidationHookHandler {
   // A callback, not an async function: this runs on every request, and a promise per hook costs.
   return (request, _reply, done) => {
     const query = request.query as Record<string, unknown>;
+    let integerGiven = false;
     for (const name in query) {
-      if (Array.isArray(query[name]) && Object.hasOwn(known, name)) {
+      const value = query[name];
+      if (typeof value === "string") {
+        if (!integerGiven && integers.includes(name)) integerGiven = true;
+      } else if (Array.isArray(value) && Object.hasOwn(known, name)) {
         done(repeatedParameter(name));
         return;
       }
     }
-    if (integers.length > 0) request.query = coerceIntegers(query, integers);
+    // Most searches give no integer: the query is then validated as it was parsed, not copied.
+    if (integerGiven) request.query = coerceIntegers(query, integers);
     done();
   };
 }

@@ -24,7 +24,9 @@ const EXPOSED_HEADERS = ["ETag", "Link", "Retry-After", "RateLimit", "RateLimit-
 
 /** The MCP endpoint itself; its server card (`/mcp/server-card`) is public metadata and gets CORS as pages do. */
 function isMcp(request: FastifyRequest): boolean {
-  return request.url.split("?", 1)[0] === MCP_PATH;
+  // On every request: compared in place, without splitting the URL.
+  const url = request.url;
+  return url.startsWith(MCP_PATH) && (url.length === MCP_PATH.length || url.charCodeAt(MCP_PATH.length) === 0x3f);
 }
 
 /** A CORS preflight: an OPTIONS request that names the method the browser wants to send. */
