@@ -12,6 +12,7 @@ import {
   type SiteFrontMatter,
   SiteFrontMatterSchema,
 } from "../src/schemas/content.ts";
+import { COUNTRY_CODES } from "../src/schemas/countries.ts";
 import type { ContentProblem, RawContent, ServicesFile, SourceFile } from "./content.ts";
 import type { Pointer } from "./positions.ts";
 import { listingWarnings, placeholderWarnings } from "./warnings.ts";
@@ -50,24 +51,17 @@ export const SLUG_PATTERN = /^[a-z0-9][a-z0-9-]*$/;
 export const UUID_LIKE = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
 const regionNames = new Intl.DisplayNames(["en"], { type: "region" });
 
-/**
- * Codes the Unicode region data names that are not countries' ISO 3166-1 codes: groupings, the
- * exceptionally reserved codes of territories (which use their country's) and test regions.
- * XK (Kosovo, user-assigned) stays accepted: it is the code in common use.
- */
-const NOT_COUNTRIES = new Set(["AC", "CP", "CQ", "DG", "EA", "EU", "EZ", "IC", "QO", "TA", "UK", "UN", "XA", "XB"]);
+const COUNTRIES = new Set<string>(COUNTRY_CODES);
 
 /** The current code of a replaced or reserved one (`UK` → `GB`, `YU` → `RS`), if there is one. */
 function currentCode(code: string): string | undefined {
   const canonical = Intl.getCanonicalLocales(`und-${code}`)[0]?.slice("und-".length);
-  return canonical !== undefined && canonical !== code ? canonical : undefined;
+  return canonical !== undefined && canonical !== code && COUNTRIES.has(canonical) ? canonical : undefined;
 }
 
-/** True for an assigned ISO 3166-1 alpha-2 code, written in upper case. */
+/** True for an assigned ISO 3166-1 alpha-2 code (src/schemas/countries.ts), written in upper case. */
 export function isCountryCode(code: string): boolean {
-  if (!/^[A-Z]{2}$/.test(code) || NOT_COUNTRIES.has(code) || currentCode(code) !== undefined) return false;
-  const name = regionNames.of(code);
-  return name !== undefined && name !== code && name !== "Unknown Region";
+  return COUNTRIES.has(code);
 }
 
 /** What is wrong with a country code, as the build and `npm run new` say it. */
@@ -108,6 +102,16 @@ function pointerOf(error: ErrorObject): Pointer {
   return { value: path };
 }
 
+/** JSON Schema's types as editors read them. */
+const TYPE_NAMES: Readonly<Record<string, string>> = {
+  array: "a list",
+  object: "a mapping",
+  integer: "a whole number",
+  number: "a number",
+  string: "a string",
+  boolean: "true or false",
+};
+
 function describe(error: ErrorObject, field: string, value: unknown): string {
   switch (error.keyword) {
     case "required":
@@ -117,15 +121,17 @@ function describe(error: ErrorObject, field: string, value: unknown): string {
     case "type": {
       const expected = (error.params as { type: string | string[] }).type;
       const hint = expected === "string" && (typeof value === "number" || value instanceof Date) ? " (put it in quotes)" : "";
-      return `must be ${Array.isArray(expected) ? expected.join(" or ") : expected === "array" ? "a list" : expected === "object" ? "a mapping" : `a ${expected}`}${hint}`;
+      const name = (type: string) => TYPE_NAMES[type] ?? `a ${type}`;
+      return `must be ${Array.isArray(expected) ? expected.map(name).join(" or ") : name(expected)}${hint}`;
     }
     case "minLength":
       return "must not be empty";
     case "enum":
+      if (field.endsWith("country")) return countryCodeProblem(String(value));
       return `must be one of ${(error.params as { allowedValues: unknown[] }).allowedValues.join(", ")}`;
     case "format":
     case "pattern":
-      if (field.endsWith("country")) return "must be a two-letter upper-case ISO 3166-1 code such as GB";
+      if (field.endsWith("country")) return countryCodeProblem(String(value));
       if (field === "id") return "must be a UUID such as 1b4e28ba-2fa1-41d2-883f-0016d3cca427";
       if (field.endsWith("email")) return "must be an email address";
       if (field.endsWith("url") || field.endsWith("Url")) return "must be an absolute http: or https: URL";
@@ -273,14 +279,6 @@ export function validateContent(raw: RawContent): Validation {
     const entry = check(source, validators.business, problems);
     if (entry === null) continue;
     const { file, data, body } = entry;
-    if (!isCountryCode(data.location.country)) {
-      problems.push({
-        file,
-        field: "location.country",
-        message: countryCodeProblem(data.location.country),
-        at: { value: ["location", "country"] },
-      });
-    }
     if (body === "") problems.push({ file, field: "(body)", message: "must hold the listing's description", at: { body: 0 } });
     if (body.length > DESCRIPTION_MAX_LENGTH) {
       problems.push({

@@ -1,5 +1,6 @@
 import type { FromSchema } from "json-schema-to-ts";
 import { LocationSchema } from "./business.ts";
+import { COUNTRY_CODES } from "./countries.ts";
 import { offeringEditorialProperties } from "./offering.ts";
 
 /**
@@ -11,19 +12,33 @@ export const LISTING_STATUSES = ["approved", "pending", "rejected", "suspended"]
 
 const nonEmpty = { type: "string", minLength: 1, pattern: "\\S" } as const;
 
+/** A listing's location as editors write it: the country one of the assigned codes. */
+const FrontMatterLocationSchema = {
+  ...LocationSchema,
+  properties: {
+    ...LocationSchema.properties,
+    country: { ...LocationSchema.properties.country, enum: COUNTRY_CODES },
+  },
+} as const;
+
 export const BusinessFrontMatterSchema = {
   type: "object",
   additionalProperties: false,
   required: ["id", "name", "service", "category", "location", "quoteUrl", "status"],
   properties: {
-    id: { type: "string", format: "uuid" },
-    name: nonEmpty,
-    service: nonEmpty,
-    category: nonEmpty,
-    location: LocationSchema,
-    quoteUrl: { type: "string", format: "uri", pattern: "^https?://[^/?#\\s]+" },
-    status: { type: "string", enum: LISTING_STATUSES },
-    private: { type: "object" },
+    id: { type: "string", format: "uuid", description: "A UUID of its own, never copied from another file (npm run new makes one)." },
+    name: { ...nonEmpty, description: "The business's name, written as the business writes it." },
+    service: { ...nonEmpty, description: "Exactly one service name from content/services.yml." },
+    category: { ...nonEmpty, description: "The category content/services.yml gives the service." },
+    location: FrontMatterLocationSchema,
+    quoteUrl: {
+      type: "string",
+      format: "uri",
+      pattern: "^https?://[^/?#\\s]+",
+      description: "Where people ask the business for a quote: an absolute https: URL.",
+    },
+    status: { type: "string", enum: LISTING_STATUSES, description: "Only approved listings are published." },
+    private: { type: "object", description: "Editors' notes and contacts: never published." },
   },
 } as const;
 
