@@ -69,6 +69,45 @@ export function directorySearchKey(search: NormalizedSearch): string {
   return `${search.typed > 0 ? 1 : 0}|${search.terms.join(" ")}|${search.location}|${search.country}|${search.limit}|${search.offset}`;
 }
 
+const FNV_OFFSET = 0x811c9dc5;
+
+/** FNV-1a over `text`'s UTF-16 code units, continuing from `hash`. */
+function fnv1a(hash: number, text: string): number {
+  let h = hash;
+  for (let i = 0; i < text.length; i += 1) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h;
+}
+
+/** FNV-1a: a short, fast fingerprint of a text (base 36), for entity tags. */
+export function fingerprint(text: string): string {
+  return (fnv1a(FNV_OFFSET, text) >>> 0).toString(36);
+}
+
+/**
+ * fingerprint(directorySearchKey(search)), hashed part by part: a search's entity tag without
+ * building its key (which only the result cache needs).
+ */
+export function searchFingerprint(search: NormalizedSearch): string {
+  const { terms } = search;
+  let hash = fnv1a(FNV_OFFSET, search.typed > 0 ? "1|" : "0|");
+  for (let i = 0; i < terms.length; i += 1) {
+    if (i > 0) hash = fnv1a(hash, " ");
+    hash = fnv1a(hash, terms[i] as string);
+  }
+  hash = fnv1a(hash, "|");
+  hash = fnv1a(hash, search.location);
+  hash = fnv1a(hash, "|");
+  hash = fnv1a(hash, search.country);
+  hash = fnv1a(hash, "|");
+  hash = fnv1a(hash, String(search.limit));
+  hash = fnv1a(hash, "|");
+  hash = fnv1a(hash, String(search.offset));
+  return (hash >>> 0).toString(36);
+}
+
 function postingsAt(postings: Postings, entry: number): Uint32Array {
   return postings.values.subarray(postings.offsets[entry] ?? 0, postings.offsets[entry + 1] ?? 0);
 }

@@ -182,6 +182,18 @@ function walkBitmaps(all: readonly Uint32Array[], marks: readonly Uint32Array[],
   return false;
 }
 
+/** The sets from smallest to largest, ties in their given order (a few sets: an insertion sort, no comparator calls). */
+function bySize(sets: readonly RankSet[]): RankSet[] {
+  const ordered: RankSet[] = [];
+  for (const set of sets) {
+    const size = sizeOf(set);
+    let at = ordered.length;
+    while (at > 0 && sizeOf(ordered[at - 1] as RankSet) > size) at -= 1;
+    ordered.splice(at, 0, set);
+  }
+  return ordered;
+}
+
 /**
  * Pages through the intersection of `sets` in rank order, stopping one match past the page.
  * A small smallest set is walked, its ranks looked up in the others' bitmaps; otherwise the
@@ -197,9 +209,13 @@ export function pageOfIntersection(sets: readonly RankSet[], count: number, offs
   }
   if (sets.length === 1) {
     const only = sets[0] as RankSet;
-    if (only.kind === "sorted") return { ranks: Array.from(only.ranks.subarray(offset, end)), more: only.ranks.length > end };
+    if (only.kind === "sorted") {
+      const ranks: number[] = [];
+      for (let i = offset; i < Math.min(end, only.ranks.length); i += 1) ranks.push(only.ranks[i] as number);
+      return { ranks, more: only.ranks.length > end };
+    }
   }
-  const ordered = sets.length === 1 ? sets : [...sets].sort((a, b) => sizeOf(a) - sizeOf(b));
+  const ordered = bySize(sets);
   const driver = ordered[0] as RankSet;
   const others: Uint32Array[] = [];
   for (let i = 1; i < ordered.length; i += 1) others.push(bitsOf(ordered[i] as RankSet, count));
