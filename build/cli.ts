@@ -59,11 +59,12 @@ async function main(): Promise<number> {
 
   /** Prints problems at their positions: annotations on stdout for GitHub, lines on stderr otherwise. */
   const report = (problems: readonly ContentProblem[], severity: Severity) => {
-    for (const problem of inFileOrder(withPositions(config.contentDir, problems))) {
-      const line = reportLine(config.contentDir, problem, severity, format);
-      if (format === "github") console.log(line);
-      else console.error(line);
-    }
+    if (problems.length === 0) return;
+    const lines = inFileOrder(withPositions(config.contentDir, problems)).map((problem) =>
+      reportLine(config.contentDir, problem, severity, format),
+    );
+    // One write, not one per line: a large directory can have thousands.
+    (format === "github" ? process.stdout : process.stderr).write(`${lines.join("\n")}\n`);
   };
 
   const raw = readContent(config.contentDir);
@@ -82,6 +83,7 @@ async function main(): Promise<number> {
   stage("derive");
   const warnings = [...validation.warnings, ...linkWarnings(model, validation.content.offerings, validation.content.site)];
   report(warnings, "warning");
+  stage(`report ${count(warnings.length, "warning")}`);
   const warned = warnings.length === 0 ? "" : `; ${count(warnings.length, "warning")}`;
   const skipped =
     Object.entries(model.skipped)

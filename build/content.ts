@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import matter from "gray-matter";
 import { parseDocument, parse as parseYaml, YAMLParseError } from "yaml";
-import type { Pointer } from "./positions.ts";
+import { frontMatterBounds, type Pointer } from "./positions.ts";
 
 /** One editor's file, read but not yet validated. */
 export interface SourceFile {
@@ -105,13 +105,12 @@ function yamlReason(error: unknown): string {
  * counted from the file's second line (the first is the opening `---`).
  */
 function brokenFrontMatter(text: string, error: unknown): Pick<ContentProblem, "message" | "at" | "line" | "column"> {
-  const open = text.indexOf("\n") + 1;
-  const close = text.indexOf("\n---", open - 1);
-  const yaml = text.slice(open, close === -1 ? text.length : close + 1);
-  const first = parseDocument(yaml).errors[0];
+  const { yamlStart, yamlEnd } = frontMatterBounds(text);
+  const first = parseDocument(text.slice(yamlStart, yamlEnd)).errors[0];
   const at = first?.linePos?.[0];
   if (first !== undefined && at !== undefined) {
-    return { message: `is not valid YAML: ${yamlReason(first)}`, line: at.line + 1, column: at.col };
+    // The YAML starts on the opening --- line, after the ---.
+    return { message: `is not valid YAML: ${yamlReason(first)}`, line: at.line, column: at.line === 1 ? at.col + 3 : at.col };
   }
   const message = `is not valid YAML: ${yamlReason(error)}`;
   const mark = (error as { mark?: { line?: unknown; column?: unknown } }).mark;

@@ -1,6 +1,5 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import matter from "gray-matter";
 import { isMap, isScalar, isSeq, LineCounter, type Node, parseDocument } from "yaml";
 import { type ContentProblem, SERVICES_FILE } from "./content.ts";
 
@@ -43,16 +42,29 @@ interface Layout {
   readonly text: string;
 }
 
+/**
+ * Where a Markdown file's YAML is (between its `---` lines) and where its body starts, as
+ * gray-matter reads them, found without parsing the YAML.
+ */
+export function frontMatterBounds(text: string): { yamlStart: number; yamlEnd: number; bodyOffset: number } {
+  const start = text.startsWith("\uFEFF") ? 1 : 0;
+  if (!text.startsWith("---", start)) return { yamlStart: 0, yamlEnd: 0, bodyOffset: 0 };
+  const yamlStart = start + 3;
+  const close = text.indexOf("\n---", yamlStart - 1);
+  if (close === -1) return { yamlStart, yamlEnd: text.length, bodyOffset: text.length };
+  const lineEnd = text.indexOf("\n", close + 4);
+  // The YAML with the line break before the closing --- (where a parser stops on an unclosed value).
+  return { yamlStart, yamlEnd: Math.max(close + 1, yamlStart), bodyOffset: lineEnd === -1 ? text.length : lineEnd + 1 };
+}
+
 function layoutOf(file: string, text: string): Layout {
   if (file === SERVICES_FILE) return { yaml: text, yamlStart: 0, bodyStart: text.length, text };
-  const parsed = matter(text, {});
-  // gray-matter's `matter` is the text between the --- lines and its `content` the rest of the file.
-  const yamlStart = parsed.matter === "" ? 0 : text.indexOf(parsed.matter);
-  const bodyOffset = text.length - parsed.content.length;
-  // The first character of the text; for a body with none, where the body would begin.
-  const blank = parsed.content.length - parsed.content.trimStart().length;
-  const bodyStart = bodyOffset + (blank === parsed.content.length ? 0 : blank);
-  return { yaml: parsed.matter, yamlStart, bodyStart, text };
+  const { yamlStart, yamlEnd, bodyOffset } = frontMatterBounds(text);
+  // The body's first character; for a body with none, where the body would begin.
+  const body = text.slice(bodyOffset);
+  const blank = body.length - body.trimStart().length;
+  const bodyStart = bodyOffset + (blank === body.length ? 0 : blank);
+  return { yaml: text.slice(yamlStart, yamlEnd), yamlStart, bodyStart, text };
 }
 
 /** 1-based line and column of an offset into `text`. */
@@ -114,10 +126,28 @@ export function locator(file: string, text: string): (pointer: Pointer) => Posit
   return (pointer) => {
     if ("file" in pointer) return { line: 1, column: 1 };
     if ("body" in pointer) return positionAt(layout.text, Math.min(layout.bodyStart + pointer.body, layout.text.length));
-    const offset = yamlOffset(yamlRoot(), pointer);
+    const offset = topLevelOffset(layout.yaml, pointer) ?? yamlOffset(yamlRoot(), pointer);
     // An empty front matter (or none) has no mapping to point at: the first line.
     return positionAt(layout.text, layout.yaml.trim() === "" ? 0 : layout.yamlStart + Math.max(offset, firstContent(layout.yaml)));
   };
+}
+
+/**
+ * The common case without parsing: a plain top-level key (`name: …`) at the start of its line,
+ * and its value on the same line. Anything else (nested, quoted keys, values on later lines) is
+ * left to the parsed document. A large directory can have thousands of warnings of this kind.
+ */
+function topLevelOffset(yaml: string, pointer: { key: YamlPath } | { value: YamlPath }): number | undefined {
+  const path = "key" in pointer ? pointer.key : pointer.value;
+  const key = path[0];
+  if (path.length !== 1 || typeof key !== "string" || !/^[A-Za-z][\w-]*$/.test(key)) return undefined;
+  const match = new RegExp(`(^|\\n)${key}:([ \\t]*)(?=\\S)(?!#)`).exec(yaml);
+  if (match === null) return undefined;
+  const keyAt = match.index + (match[1] ?? "").length;
+  if ("key" in pointer) return keyAt;
+  const valueAt = keyAt + key.length + 1 + (match[2] ?? "").length;
+  // A block scalar's value starts on a later line: leave it to the document.
+  return /[|>]/.test(yaml[valueAt] ?? "") ? undefined : valueAt;
 }
 
 /** Offset of the first character of the YAML that is not blank (where a mapping starts). */
