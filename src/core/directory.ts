@@ -1,4 +1,3 @@
-import { LRUCache } from "lru-cache";
 import { DIRECTORY_MAX_OFFSET } from "../contract.ts";
 import type { PublicBusiness } from "../schemas/business.ts";
 import { compareSuffix, type Postings } from "../snapshot/directory-index.ts";
@@ -112,27 +111,63 @@ function postingsAt(postings: Postings, entry: number): Uint32Array {
   return postings.values.subarray(postings.offsets[entry] ?? 0, postings.offsets[entry + 1] ?? 0);
 }
 
-/** Rank sets of term prefixes and location substrings, kept per directory: a directory never changes. */
-interface SetCaches {
-  prefixes: LRUCache<string, RankSet>;
-  locations: LRUCache<string, RankSet>;
-  /** One set per country, made on first use (so its bitmap is made once too). */
-  countries: Map<string, RankSet>;
-}
-
 /** The memory each kind of cached rank set may take, in bytes. */
 const SET_CACHE_BYTES = 16 * 2 ** 20;
-const caches = new WeakMap<Directory, SetCaches>();
 
 function setBytes(set: RankSet): number {
   return (set.kind === "sorted" ? set.ranks.byteLength : set.bits.byteLength) + 64;
 }
 
+/**
+ * Rank sets by key, bounded by bytes, keeping the recently used: two generations of half the
+ * bound each. New and reused sets go into the current one; when it is full, it becomes the
+ * previous one and the one before is dropped, so a set used since then survives. A lookup is
+ * a Map's or two, on every search (an LRU cache's bookkeeping cost several times more).
+ */
+export class RecentSets {
+  readonly #generationBytes: number;
+  #current = new Map<string, RankSet>();
+  #previous = new Map<string, RankSet>();
+  #bytes = 0;
+
+  constructor(maxBytes = SET_CACHE_BYTES) {
+    this.#generationBytes = maxBytes / 2;
+  }
+
+  get(key: string): RankSet | undefined {
+    const found = this.#current.get(key);
+    if (found !== undefined) return found;
+    const old = this.#previous.get(key);
+    if (old !== undefined) this.set(key, old);
+    return old;
+  }
+
+  set(key: string, set: RankSet): void {
+    const bytes = setBytes(set);
+    if (this.#bytes + bytes > this.#generationBytes && this.#current.size > 0) {
+      this.#previous = this.#current;
+      this.#current = new Map();
+      this.#bytes = 0;
+    }
+    this.#current.set(key, set);
+    this.#bytes += bytes;
+  }
+}
+
+/** Rank sets of term prefixes and location substrings, kept per directory: a directory never changes. */
+interface SetCaches {
+  prefixes: RecentSets;
+  locations: RecentSets;
+  /** One set per country, made on first use (so its bitmap is made once too). */
+  countries: Map<string, RankSet>;
+}
+
+const caches = new WeakMap<Directory, SetCaches>();
+
 function cachesOf(directory: Directory): SetCaches {
   let found = caches.get(directory);
   if (found === undefined) {
-    const options = { maxSize: SET_CACHE_BYTES, sizeCalculation: setBytes };
-    found = { prefixes: new LRUCache(options), locations: new LRUCache(options), countries: new Map() };
+    found = { prefixes: new RecentSets(), locations: new RecentSets(), countries: new Map() };
     caches.set(directory, found);
   }
   return found;

@@ -184,12 +184,13 @@ function walkBitmaps(all: readonly Uint32Array[], marks: readonly Uint32Array[],
 
 /** The sets from smallest to largest, ties in their given order (a few sets: an insertion sort, no comparator calls). */
 function bySize(sets: readonly RankSet[]): RankSet[] {
-  const ordered: RankSet[] = [];
-  for (const set of sets) {
+  const ordered = sets.slice();
+  for (let i = 1; i < ordered.length; i += 1) {
+    const set = ordered[i] as RankSet;
     const size = sizeOf(set);
-    let at = ordered.length;
-    while (at > 0 && sizeOf(ordered[at - 1] as RankSet) > size) at -= 1;
-    ordered.splice(at, 0, set);
+    let at = i;
+    for (; at > 0 && sizeOf(ordered[at - 1] as RankSet) > size; at -= 1) ordered[at] = ordered[at - 1] as RankSet;
+    ordered[at] = set;
   }
   return ordered;
 }
