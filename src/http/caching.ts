@@ -101,7 +101,7 @@ export function registerCaching(app: FastifyInstance): void {
     const preset = reply.getHeader("etag");
     const tag = typeof preset === "string" ? preset : etag(payload);
     reply.header("cache-control", CACHE_CONTROL_SUCCESS);
-    reply.header("etag", tag);
+    if (tag !== preset) reply.header("etag", tag);
     // Only If-None-Match decides: a request's own Cache-Control speaks to caches, not to us.
     if (!matchesIfNoneMatch(request, tag)) {
       done(null, payload);

@@ -87,9 +87,17 @@ export async function registerSecurity(app: FastifyInstance): Promise<void> {
     "access-control-allow-origin": "*",
     "access-control-expose-headers": EXPOSED_HEADERS.join(", "),
   };
+  // As name, value pairs set one by one: reply.headers(object) lists the object's keys and reads
+  // them by name on every request.
+  const mcpPairs = Object.entries(forMcp);
+  const allPairs = Object.entries(forAll);
   // A callback hook: no promise per request.
   app.addHook("onRequest", (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
-    reply.headers(isMcp(request) ? forMcp : forAll);
+    const pairs = isMcp(request) ? mcpPairs : allPairs;
+    for (let i = 0; i < pairs.length; i += 1) {
+      const [name, value] = pairs[i] as [string, string];
+      reply.header(name, value);
+    }
     done();
   });
   const preflight: FastifyCorsOptions = { origin: "*", methods: ["GET", "HEAD"], maxAge: 86_400 };
