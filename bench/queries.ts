@@ -21,14 +21,66 @@ function pick<T>(next: () => number, items: readonly T[]): T {
   return items[Math.floor(next() * items.length)] as T;
 }
 
-/** `count` searches from `seed`. */
-export function directoryQueries(count: number, seed = 7): DirectoryQuery[] {
+/** What a search about a listing is made from: the listing as the directory publishes it. */
+export interface ListingFacts {
+  readonly name: string;
+  readonly service: string;
+  readonly location: { readonly city: string; readonly postalCode: string; readonly country: string };
+}
+
+/** A search someone looking for `listing` (or one like it) might type: its words, its place, its country. */
+function searchFor(next: () => number, listing: ListingFacts): DirectoryQuery {
+  const query: DirectoryQuery = {};
+  if (next() < 0.85) {
+    const service = words(listing.service);
+    const name = words(listing.name).filter((word) => !service.includes(word));
+    const terms = 1 + Math.floor(next() * 3);
+    const chosen: string[] = [];
+    for (let t = 0; t < terms; t += 1) {
+      const from = (t === 0 && next() < 0.6) || name.length === 0 ? service : name;
+      const word = pick(next, from);
+      if (!chosen.includes(word)) chosen.push(word);
+    }
+    query.q = chosen.map((word) => typed(next, word)).join(" ");
+  }
+  if (next() < 0.35) {
+    const { city, postalCode } = listing.location;
+    const roll = next();
+    query.location =
+      roll < 0.5 ? city.toLowerCase() : roll < 0.75 ? city.slice(0, 3).toLowerCase() : (postalCode.split(" ")[0] ?? city).slice(0, 3);
+  }
+  if (next() < 0.35) query.country = listing.location.country.toLowerCase();
+  if (next() < 0.15) query.offset = pick(next, [10, 20, 50, 100, 500, 990]);
+  if (next() < 0.1) query.limit = pick(next, [5, 20, 25]);
+  return query;
+}
+
+/** Words as people type them: letters and digits, apostrophes dropped. */
+function words(text: string): string[] {
+  return text
+    .replace(/['’]/g, "")
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((word) => word.length > 1);
+}
+
+/**
+ * `count` searches from `seed`. Given listings of the directory searched, four in five searches
+ * are about one of them (its name's and service's words, typed whole or in part, its town, part of
+ * it or its postcode's start, its country), as people search for what exists; the rest, and all
+ * of them without listings, put together words, places and countries at random, which often
+ * finds nothing (typos, a town in another country).
+ */
+export function directoryQueries(count: number, seed = 7, listings: readonly ListingFacts[] = []): DirectoryQuery[] {
   const next = random(seed);
   const serviceWords = SERVICES.flatMap(([service]) => service.split(/[^A-Za-z]+/).filter((word) => word.length > 2));
   const nouns = SERVICES.map(([, , noun]) => noun.split(" ")[0] ?? noun);
   const names = [...SURNAMES, ...ADJECTIVES.filter((word) => /^[A-Za-z]+$/.test(word))];
   const queries: DirectoryQuery[] = [];
   for (let i = 0; i < count; i += 1) {
+    if (listings.length > 0 && next() < 0.8) {
+      queries.push(searchFor(next, pick(next, listings)));
+      continue;
+    }
     const query: DirectoryQuery = {};
     if (next() < 0.85) {
       const terms = 1 + Math.floor(next() * 3);

@@ -25,7 +25,7 @@ import { parseArgs, promisify } from "node:util";
 import { freePort } from "../test/helpers/ports.ts";
 import { generateContent, random } from "./generate.ts";
 import type { LoadResult, LoadSpec } from "./load.ts";
-import { directoryQueries, queryString } from "./queries.ts";
+import { directoryQueries, type ListingFacts, queryString } from "./queries.ts";
 
 const run = promisify(execFile);
 const ROOT = new URL("..", import.meta.url).pathname;
@@ -126,24 +126,22 @@ async function load(name: string, spec: Omit<LoadSpec, "connections" | "seconds"
   return { scenario: name, result };
 }
 
-/** A seeded sample of `count` listing slugs of a built snapshot (reservoir sampling over its NDJSON). */
-async function sampleSlugs(dist: string, count: number): Promise<string[]> {
+/** A seeded sample of `count` listings of a built snapshot (reservoir sampling over its NDJSON). */
+async function sampleListings(dist: string, count: number): Promise<(ListingFacts & { slug: string })[]> {
   const lines = createInterface({ input: createReadStream(join(dist, "data", "businesses.ndjson")), crlfDelay: Number.POSITIVE_INFINITY });
   const next = random(11);
   const sample: string[] = [];
   let seen = 0;
   for await (const line of lines) {
-    // Every line starts {"id":"<uuid>","slug":"<slug>", (checked when the server loads it).
-    const slug = /^\{"id":"[^"]*","slug":"([^"]*)"/.exec(line)?.[1];
-    if (slug === undefined) continue;
+    if (line === "") continue;
     seen += 1;
-    if (sample.length < count) sample.push(slug);
+    if (sample.length < count) sample.push(line);
     else {
       const at = Math.floor(next() * seen);
-      if (at < count) sample[at] = slug;
+      if (at < count) sample[at] = line;
     }
   }
-  return sample;
+  return sample.map((line) => JSON.parse(line) as ListingFacts & { slug: string });
 }
 
 /** The bare fastify route, started in its own process and loaded like every scenario. */
@@ -198,8 +196,9 @@ async function measureSize(listings: number): Promise<SizeResult> {
     `  build ${build.seconds.toFixed(1)} s (peak ${buildPeakMiB} MiB), check ${check.seconds.toFixed(1)} s, dist/ ${distMiB.toFixed(0)} MiB, ${approved} approved`,
   );
 
-  const queries = directoryQueries(500);
-  const slugs = await sampleSlugs(dist, 500);
+  const sample = await sampleListings(dist, 500);
+  const slugs = sample.map((listing) => listing.slug);
+  const queries = directoryQueries(500, 7, sample);
   const host = { host: `localhost:${port}` };
   const url = `http://127.0.0.1:${port}`;
   const rows: Row[] = [];
