@@ -3,9 +3,8 @@
  * checks it, starts the real server as production runs it (compiled: server/server.js) in its own
  * process, and drives each scenario with autocannon from another process (bench/load.ts) for a
  * fixed time after an unmeasured warm-up (JIT and index caches warm, as on a server in service);
- * a bare fastify route
- * (bench/baseline.ts) is measured in the same run as the yardstick. Prints one table and writes it
- * to bench/results.json. Everything listens on 127.0.0.1 and every load test stops by itself.
+ * a bare fastify route (bench/baseline.ts) is the yardstick, measured just before each scenario.
+ * Prints one table and writes it to bench/results.json. Everything listens on 127.0.0.1 and every load test stops by itself.
  *
  *   npm run bench                      sizes 1,000, 10,000 and 100,000
  *   npm run bench -- --million         and 1,000,000
@@ -54,6 +53,8 @@ const OUT =
 interface Row {
   readonly scenario: string;
   readonly result: LoadResult;
+  /** The bare fastify route measured just before this scenario: its yardstick. */
+  readonly baseline?: LoadResult;
 }
 
 interface SizeResult {
@@ -115,9 +116,13 @@ async function stop(child: ChildProcess): Promise<void> {
 }
 
 /** One scenario: autocannon in its own process, WARMUP_SECONDS unmeasured, then SECONDS measured. */
-async function load(name: string, spec: Omit<LoadSpec, "connections" | "seconds" | "warmupSeconds">): Promise<Row> {
+async function load(
+  name: string,
+  spec: Omit<LoadSpec, "connections" | "seconds" | "warmupSeconds">,
+  timing = { seconds: SECONDS, warmupSeconds: WARMUP_SECONDS },
+): Promise<Row> {
   const file = join(WORK, "load-spec.json");
-  await writeFile(file, JSON.stringify({ ...spec, connections: CONNECTIONS, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS }));
+  await writeFile(file, JSON.stringify({ ...spec, connections: CONNECTIONS, ...timing }));
   const { stdout } = await timed("bench/load.ts", [file], {});
   const result = JSON.parse(stdout.trim().split("\n").at(-1) ?? "{}") as LoadResult;
   console.log(
@@ -145,27 +150,31 @@ async function sampleListings(dist: string, count: number): Promise<(ListingFact
 }
 
 /** The bare fastify route, started in its own process and loaded like every scenario. */
-async function measureBaseline(name: string): Promise<Row> {
+async function startBaseline(): Promise<{ child: ChildProcess; url: string }> {
   const port = await freePort();
-  const baseline = await start(["--import", "tsx", "bench/baseline.ts", String(port)], {}, `http://127.0.0.1:${port}/`);
-  try {
-    return await load(name, { url: `http://127.0.0.1:${port}`, headers: {}, requests: [{ method: "GET", path: "/" }] });
-  } finally {
-    await stop(baseline.child);
-  }
+  const url = `http://127.0.0.1:${port}`;
+  const { child } = await start(["--import", "tsx", "bench/baseline.ts", String(port)], {}, `${url}/`);
+  return { child, url };
 }
 
-/** Two measurements of one scenario, averaged. */
-function meanOf(a: LoadResult, b: LoadResult): LoadResult {
-  const mean = (x: number, y: number) => (x + y) / 2;
+/**
+ * The baseline measured before each scenario, for half the scenario's time after 1 s of warm-up:
+ * this machine's speed drifts by a third within a run (the bare route from 30,000 to 48,000
+ * requests a second), so a scenario is compared with the yardstick of its own minute.
+ */
+const PAIR_TIMING = { seconds: Math.max(2, Math.round(SECONDS / 2)), warmupSeconds: 1 };
+
+/** The mean of several measurements of one scenario. */
+function meanOf(results: readonly LoadResult[]): LoadResult {
+  const mean = (pick: (result: LoadResult) => number) => results.reduce((sum, result) => sum + pick(result), 0) / results.length;
   return {
-    requests: a.requests + b.requests,
-    perSecond: mean(a.perSecond, b.perSecond),
-    p50: mean(a.p50, b.p50),
-    p99: mean(a.p99, b.p99),
-    non2xx: a.non2xx + b.non2xx,
-    errors: a.errors + b.errors,
-    bytesPerRequest: Math.round(mean(a.bytesPerRequest, b.bytesPerRequest)),
+    requests: results.reduce((sum, result) => sum + result.requests, 0),
+    perSecond: mean((result) => result.perSecond),
+    p50: mean((result) => result.p50),
+    p99: mean((result) => result.p99),
+    non2xx: results.reduce((sum, result) => sum + result.non2xx, 0),
+    errors: results.reduce((sum, result) => sum + result.errors, 0),
+    bytesPerRequest: Math.round(mean((result) => result.bytesPerRequest)),
   };
 }
 
@@ -204,7 +213,12 @@ async function measureSize(listings: number): Promise<SizeResult> {
   const rows: Row[] = [];
 
   let ready = { seconds: Number.NaN, rss: Number.NaN };
-  const before = await measureBaseline("baseline: bare fastify, constant 6 KB (before)");
+  const yardstick = await startBaseline();
+  /** A scenario with the baseline measured just before it. */
+  const paired = async (name: string, spec: Parameters<typeof load>[1]): Promise<Row> => {
+    const baseline = await load("  baseline", { url: yardstick.url, headers: {}, requests: [{ method: "GET", path: "/" }] }, PAIR_TIMING);
+    return { ...(await load(name, spec)), baseline: baseline.result };
+  };
 
   for (const cache of ["0", "60"]) {
     // The server as it runs in production: compiled JavaScript (npm run compile), no tsx.
@@ -218,21 +232,21 @@ async function measureSize(listings: number): Promise<SizeResult> {
     if (cache === "0") {
       console.log(`  server ready in ${server.seconds.toFixed(2)} s, ${rss.toFixed(0)} MiB resident after load`);
       rows.push(
-        await load("directory search mix, cache off", {
+        await paired("directory search mix, cache off", {
           url,
           headers: host,
           requests: queries.map((query) => ({ method: "GET", path: `/api/directory${queryString(query)}` })),
         }),
       );
       rows.push(
-        await load("read a business", {
+        await paired("read a business", {
           url,
           headers: host,
           requests: slugs.map((slug) => ({ method: "GET", path: `/api/directory/${slug}` })),
         }),
       );
       rows.push(
-        await load("offerings search", {
+        await paired("offerings search", {
           url,
           headers: host,
           requests: ["quote", "guide", "cost", "directory api", "plumb", "x"].map((q) => ({
@@ -242,14 +256,14 @@ async function measureSize(listings: number): Promise<SizeResult> {
         }),
       );
       rows.push(
-        await load("HTML directory page", {
+        await paired("HTML directory page", {
           url,
           headers: { ...host, accept: "text/html" },
           requests: queries.map((query) => ({ method: "GET", path: `/businesses${queryString(query)}` })),
         }),
       );
       rows.push(
-        await load("Markdown profile", {
+        await paired("Markdown profile", {
           url,
           headers: host,
           requests: slugs.map((slug) => ({ method: "GET", path: `/businesses/${slug}/index.md` })),
@@ -259,7 +273,7 @@ async function measureSize(listings: number): Promise<SizeResult> {
       // with the version and capabilities in each request's _meta and the headers that mirror the body.
       const mcpHeaders = { ...host, "content-type": "application/json", accept: "application/json, text/event-stream" };
       rows.push(
-        await load("MCP 2025-11-25 tools/call search_businesses", {
+        await paired("MCP 2025-11-25 tools/call search_businesses", {
           url,
           headers: { ...mcpHeaders, "mcp-protocol-version": "2025-11-25" },
           requests: queries.map((query, id) => ({
@@ -275,7 +289,7 @@ async function measureSize(listings: number): Promise<SizeResult> {
         "io.modelcontextprotocol/clientCapabilities": {},
       };
       rows.push(
-        await load("MCP 2026-07-28 tools/call search_businesses", {
+        await paired("MCP 2026-07-28 tools/call search_businesses", {
           url,
           headers: { ...mcpHeaders, "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "search_businesses" },
           requests: queries.map((query, id) => ({
@@ -294,7 +308,7 @@ async function measureSize(listings: number): Promise<SizeResult> {
       ready = { seconds: server.seconds, rss };
     } else {
       rows.push(
-        await load("directory search mix, cache on (60 s)", {
+        await paired("directory search mix, cache on (60 s)", {
           url,
           headers: host,
           requests: queries.map((query) => ({ method: "GET", path: `/api/directory${queryString(query)}` })),
@@ -303,10 +317,10 @@ async function measureSize(listings: number): Promise<SizeResult> {
       await stop(server.child);
     }
   }
-  // The machine's speed drifts over a run: the yardstick is the mean of a measurement before the
-  // scenarios and one after.
-  const after = await measureBaseline("baseline: bare fastify, constant 6 KB (after)");
-  rows.unshift({ scenario: "baseline: bare fastify, constant 6 KB", result: meanOf(before.result, after.result) });
+  await stop(yardstick.child);
+  // The baseline's row: the mean of its measurements, one before each scenario.
+  const baselines = rows.flatMap((row) => (row.baseline === undefined ? [] : [row.baseline]));
+  rows.unshift({ scenario: "baseline: bare fastify, constant 6 KB", result: meanOf(baselines) });
   return {
     listings,
     approved,
@@ -326,8 +340,10 @@ function table(results: SizeResult[]): string {
   lines.push("| listings | scenario | req/s | × base | p50 ms | × base | p99 ms | × base | errors |");
   lines.push("| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
   for (const size of results) {
-    const base = size.rows[0]?.result;
-    for (const { scenario, result } of size.rows) {
+    const mean = size.rows[0]?.result;
+    for (const { scenario, result, baseline } of size.rows) {
+      // Each scenario against the baseline measured just before it; the baseline's row is their mean.
+      const base = baseline ?? mean;
       lines.push(
         `| ${size.listings.toLocaleString("en")} | ${scenario} | ${Math.round(result.perSecond).toLocaleString("en")} | ${ratio(result.perSecond, base?.perSecond ?? 0)} | ${result.p50} | ${ratio(result.p50, base?.p50 ?? 0)} | ${result.p99} | ${ratio(result.p99, base?.p99 ?? 0)} | ${result.non2xx + result.errors} |`,
       );
