@@ -239,6 +239,8 @@ function main(): void {
   if ((kind !== "listing" && kind !== "offering") || name === undefined || name.trim() === "" || rest.length > 0) {
     throw new NewFileError(USAGE, 2);
   }
+  // A name is one line of text: a line break would put it on two lines of every page and list.
+  if (/\p{Cc}/u.test(name)) throw new NewFileError("the name must be one line of text, without line breaks or control characters.");
   const { contentDir } = readConfig();
   const written = (kind === "listing" ? newListing : newOffering)(contentDir, name.trim(), parsed.values);
   console.log(written.path);

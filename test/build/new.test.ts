@@ -108,7 +108,7 @@ test("the same listing twice gets two distinct slugs and two distinct UUIDs", as
   assert.equal(check.stderr.split("\n").filter((line) => line.includes("still holds the placeholder TODO")).length, 2);
 });
 
-test("a bad --country, an unknown --service or a --slug another file has is an error that writes nothing", async () => {
+test("a bad --country, an unknown --service, a --slug another file has or a name on two lines is an error that writes nothing", async () => {
   const dir = await content("bad");
   const before = await files(dir);
   const cases: [string[], string][] = [
@@ -127,6 +127,10 @@ test("a bad --country, an unknown --service or a --slug another file has is an e
     [
       ["listing", "Oak Plumbing", "--service", "Plumbing", "--city", "Leeds", "--country", "GB", "--slug", "joes-handyman"],
       'npm run new: --slug "joes-handyman" is already the slug of another listing; choose another.\n',
+    ],
+    [
+      ["listing", "Oak\n---\nstatus: approved", "--service", "Plumbing", "--city", "Leeds", "--country", "GB"],
+      "npm run new: the name must be one line of text, without line breaks or control characters.\n",
     ],
     [
       ["listing", "Oak Plumbing", "--service", "Plumbing", "--city", "Leeds", "--country", "GB", "--quote-url", "quotes.example"],
