@@ -7,6 +7,7 @@ import {
   BusinessFrontMatterSchema,
   type OfferingFrontMatter,
   OfferingFrontMatterSchema,
+  ONE_LINE_PATTERN,
   type ServiceEntry,
   ServiceVocabularySchema,
   type SiteFrontMatter,
@@ -135,7 +136,10 @@ function describe(error: ErrorObject, field: string, value: unknown): string {
       if (field === "id") return "must be a UUID such as 1b4e28ba-2fa1-41d2-883f-0016d3cca427";
       if (field.endsWith("email")) return "must be an email address";
       if (field.endsWith("url") || field.endsWith("Url")) return "must be an absolute http: or https: URL";
-      return error.keyword === "pattern" && error.schemaPath.endsWith("/pattern") && (error.params as { pattern: string }).pattern === "\\S"
+      if (error.keyword === "pattern" && (error.params as { pattern: string }).pattern === ONE_LINE_PATTERN) {
+        return typeof value === "string" && /[\r\n]/.test(value) ? "must be one line of text" : "must not be blank";
+      }
+      return error.keyword === "pattern" && (error.params as { pattern: string }).pattern === "\\S"
         ? "must not be blank"
         : `is not valid (${error.message ?? "bad format"})`;
     default:

@@ -12,11 +12,18 @@ export const LISTING_STATUSES = ["approved", "pending", "rejected", "suspended"]
 
 const nonEmpty = { type: "string", minLength: 1, pattern: "\\S" } as const;
 
+/** Text on one line, not blank: a line break in a name would split it across every page and list. */
+export const ONE_LINE_PATTERN = "^[^\\r\\n]*\\S[^\\r\\n]*$";
+const oneLine = { type: "string", minLength: 1, pattern: ONE_LINE_PATTERN } as const;
+
 /** A listing's location as editors write it: the country one of the assigned codes. */
 const FrontMatterLocationSchema = {
   ...LocationSchema,
   properties: {
     ...LocationSchema.properties,
+    city: { ...LocationSchema.properties.city, ...oneLine },
+    region: { ...LocationSchema.properties.region, ...oneLine },
+    postalCode: { ...LocationSchema.properties.postalCode, ...oneLine },
     country: { ...LocationSchema.properties.country, enum: COUNTRY_CODES },
   },
 } as const;
@@ -27,9 +34,9 @@ export const BusinessFrontMatterSchema = {
   required: ["id", "name", "service", "category", "location", "quoteUrl", "status"],
   properties: {
     id: { type: "string", format: "uuid", description: "A UUID of its own, never copied from another file (npm run new makes one)." },
-    name: { ...nonEmpty, description: "The business's name, written as the business writes it." },
-    service: { ...nonEmpty, description: "Exactly one service name from content/services.yml." },
-    category: { ...nonEmpty, description: "The category content/services.yml gives the service." },
+    name: { ...oneLine, description: "The business's name, written as the business writes it." },
+    service: { ...oneLine, description: "Exactly one service name from content/services.yml." },
+    category: { ...oneLine, description: "The category content/services.yml gives the service." },
     location: FrontMatterLocationSchema,
     quoteUrl: {
       type: "string",

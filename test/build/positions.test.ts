@@ -76,3 +76,19 @@ test("an empty front matter points at the file's first line for each missing key
   assert.deepEqual(new Set(errors.map((error) => error.split(": ")[0])), new Set([`${LISTING}:1:1`]));
   assert.equal(errors.length, 7);
 });
+
+test("a listing's name or town on two lines, or blank, is refused at its value", async () => {
+  const dir = join(work.path, "one-line");
+  await cp(`${FIXTURES}basic`, dir, { recursive: true });
+  const file = join(dir, LISTING);
+  const text = (await readFile(file, "utf8"))
+    .replace('name: "Leeds Plumbing & Heating"', "name: |\n  Leeds Plumbing\n  & Heating")
+    .replace("  city: Leeds", '  city: " "');
+  await writeFile(file, text);
+  const validation = validateContent(readContent(dir));
+  const problems = validation.ok ? [] : withPositions(dir, validation.problems);
+  assert.deepEqual(
+    problems.map(({ line, column, field, message }) => `${line}:${column}: ${field}: ${message}`),
+    ["3:7: name: must be one line of text", "9:9: location.city: must not be blank"],
+  );
+});
