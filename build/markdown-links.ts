@@ -14,9 +14,13 @@ export function markdownLinks(markdown: string): MarkdownLink[] {
   const visit = (tokens: readonly Token[]) => {
     for (const token of tokens) {
       if (token.type === "link" || token.type === "image") {
-        const offset = markdown.indexOf(token.raw, from);
+        const href = (token as Token & { href: string }).href;
+        // A link inside a list item or quote has its raw text without the item's indentation: find its target instead.
+        let offset = markdown.indexOf(token.raw, from);
+        if (offset === -1) offset = markdown.indexOf(`](${href}`, from);
+        if (offset === -1) offset = markdown.indexOf(href, from);
         if (offset !== -1) from = offset;
-        links.push({ href: (token as Token & { href: string }).href, offset: Math.max(offset, 0), image: token.type === "image" });
+        links.push({ href, offset: Math.max(offset, 0), image: token.type === "image" });
       }
       const children = (token as { tokens?: Token[] }).tokens;
       if (children !== undefined) visit(children);

@@ -14,9 +14,10 @@
  * value is an error that writes nothing (exit 1); a usage mistake exits 2.
  */
 import { randomUUID } from "node:crypto";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { parseArgs } from "node:util";
+import matter from "gray-matter";
 import { stringify } from "yaml";
 import { ConfigError, readConfig } from "../src/config.ts";
 import { MAX_OFFERINGS } from "../src/contract.ts";
@@ -95,9 +96,19 @@ function serviceNamed(asked: string, vocabulary: readonly ServiceEntry[]): Servi
   );
 }
 
-/** Front matter and body as a file: YAML quotes what would otherwise read as a number, a date or a boolean. */
+/**
+ * Front matter and body as a file. Written by YAML 1.1's rules, which the build's reader
+ * (gray-matter's js-yaml) follows: `12:30`, `1_000` or `2024-01-01` are quoted, or they would read
+ * as a number or a date.
+ */
 function fileText(data: Record<string, unknown>, body: string): string {
-  return `---\n${stringify(data, { lineWidth: 0 })}---\n${body}\n`;
+  return `---\n${stringify(data, { version: "1.1", lineWidth: 0 })}---\n${body}\n`;
+}
+
+/** The file's text read back as the build reads it: its problems, if any (none is ever written). */
+function readBack(kind: "business" | "offering", file: string, text: string): ContentProblem[] {
+  const data = matter(text, {}).data as Record<string, unknown>;
+  return frontMatterProblems(kind, file, data);
 }
 
 /** The problems of a front matter the command built, as one message. */
@@ -146,11 +157,17 @@ function newListing(contentDir: string, name: string, options: Record<string, st
     }
   }
   if (category === undefined || category === "") {
-    throw new NewFileError(`--category is needed: services.yml gives no category for ${service}.`);
+    throw new NewFileError(
+      vocabulary === null
+        ? `--category is needed: there is no services.yml to give ${service}'s category.`
+        : `--category is needed: services.yml gives no category for ${service}.`,
+    );
   }
 
   const dir = join(contentDir, "businesses");
-  const slug = chooseSlug(options.slug, `${name} ${slugFrom(name).includes(slugFrom(city)) ? "" : city}`, slugsIn(dir), "listing");
+  // The city is added unless the name already ends in or holds it as words: `leeds-plumbing`, not `leeds-plumbing-leeds`.
+  const namedAfterCity = `-${slugFrom(name)}-`.includes(`-${slugFrom(city)}-`);
+  const slug = chooseSlug(options.slug, `${name} ${namedAfterCity ? "" : city}`, slugsIn(dir), "listing");
   const todo: string[] = [];
   const given = (option: string, field: string): string => {
     const value = options[option]?.trim();
@@ -171,7 +188,9 @@ function newListing(contentDir: string, name: string, options: Record<string, st
   rejectProblems(frontMatterProblems("business", file, data));
   todo.push("the description");
   const body = `${PLACEHOLDER}: describe the business in plain text: what it does, where, and for how long (at most 3,000 characters).`;
-  return { path: write(contentDir, file, fileText(data, body)), todo, published: "It stays unpublished until its status is approved." };
+  const text = fileText(data, body);
+  rejectProblems(readBack("business", file, text));
+  return { path: write(contentDir, file, text), todo, published: "It stays unpublished until its status is approved." };
 }
 
 function newOffering(contentDir: string, name: string, options: Record<string, string | undefined>): Written {
@@ -193,8 +212,10 @@ function newOffering(contentDir: string, name: string, options: Record<string, s
   const file = `offerings/${slug}.md`;
   rejectProblems(frontMatterProblems("offering", file, data));
   const body = `${PLACEHOLDER}: the offering's guide in Markdown.\n\n## How it works\n\n${PLACEHOLDER}`;
+  const text = fileText(data, body);
+  rejectProblems(readBack("offering", file, text));
   return {
-    path: write(contentDir, file, fileText(data, body)),
+    path: write(contentDir, file, text),
     todo: ["every value that reads TODO", "the guide"],
     published: "Offerings have no status: the next build publishes it, so finish it before you commit it.",
   };
@@ -242,6 +263,10 @@ function main(): void {
   // A name is one line of text: a line break would put it on two lines of every page and list.
   if (/\p{Cc}/u.test(name)) throw new NewFileError("the name must be one line of text, without line breaks or control characters.");
   const { contentDir } = readConfig();
+  // A mistyped CONTENT_DIR would otherwise get a new folder tree of its own.
+  if (!existsSync(join(contentDir, "site.md"))) {
+    throw new NewFileError(`${contentDir} has no site.md: is it the content folder? (CONTENT_DIR chooses it.)`);
+  }
   const written = (kind === "listing" ? newListing : newOffering)(contentDir, name.trim(), parsed.values);
   console.log(written.path);
   console.error(`Fill in ${written.todo.join(", ")}; npm run check warns until no TODO is left. ${written.published}`);

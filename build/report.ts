@@ -49,7 +49,8 @@ export function reportLine(contentDir: string, problem: ContentProblem, severity
     return `::${severity} ${properties}::${escapeData(problem.message)}`;
   }
   const where = problem.line === undefined ? path : `${path}:${problem.line}:${problem.column ?? 1}`;
-  return `${where}: ${severity === "warning" ? "warning: " : ""}${problem.field}: ${problem.message}`;
+  // One line each: a quoted excerpt may hold a line break.
+  return `${where}: ${severity === "warning" ? "warning: " : ""}${problem.field}: ${problem.message.replace(/\s*[\r\n]+\s*/g, " ")}`;
 }
 
 /** "1 error", "2 warnings". */

@@ -7,6 +7,7 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import {
   BusinessFrontMatterSchema,
   OfferingFrontMatterSchema,
@@ -55,7 +56,7 @@ export function editorSchemas(): Map<string, string> {
   );
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   mkdirSync(SCHEMAS_DIR, { recursive: true });
   for (const [file, text] of editorSchemas()) {
     writeFileSync(join(SCHEMAS_DIR, file), text);

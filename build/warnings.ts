@@ -1,11 +1,8 @@
 import {
   AI_CATALOG_PATH,
   API_DOCS_PATH,
-  API_PREFIX,
   BULK_JSON_PATH,
   BULK_NDJSON_PATH,
-  businessApiPath,
-  businessPagePath,
   CONTACT_PATH,
   DIRECTORY_API_PATH,
   DIRECTORY_PATH,
@@ -17,6 +14,7 @@ import {
   LLMS_PATH,
   MCP_PATH,
   MCP_SERVER_CARD_PATH,
+  markdownPath,
   OFFERINGS_API_PATH,
   OPENAPI_PATH,
   offeringApiPath,
@@ -72,7 +70,7 @@ export function listingWarnings(businesses: readonly Entry<BusinessFrontMatter>[
       warnings.push({
         file,
         field: "(body)",
-        message: `holds HTML (${html[0].slice(0, 40)}), which pages show as text, not as markup; write plain text`,
+        message: `holds HTML (${html[0].replace(/\s+/g, " ").slice(0, 40)}), which pages show as text, not as markup; write plain text`,
         at: { body: html.index },
       });
     }
@@ -89,12 +87,15 @@ export function listingWarnings(businesses: readonly Entry<BusinessFrontMatter>[
   return warnings;
 }
 
-/** Values `npm run new` left as placeholders. */
+const PLACEHOLDER_WORD = new RegExp(`\\b${PLACEHOLDER}\\b`);
+
+/** Values `npm run new` left as placeholders (the word TODO; editors' own `private` notes aside). */
 export function placeholderWarnings(file: string, data: unknown, body: string): ContentProblem[] {
   const warnings: ContentProblem[] = [];
   const visit = (value: unknown, path: (string | number)[]) => {
+    if (path.length === 1 && path[0] === "private") return;
     if (typeof value === "string") {
-      if (value.includes(PLACEHOLDER)) {
+      if (PLACEHOLDER_WORD.test(value)) {
         warnings.push({ file, field: fieldName(path), message: `still holds the placeholder ${PLACEHOLDER}`, at: { value: path } });
       }
     } else if (Array.isArray(value)) {
@@ -104,7 +105,7 @@ export function placeholderWarnings(file: string, data: unknown, body: string): 
     }
   };
   visit(data, []);
-  const at = body.indexOf(PLACEHOLDER);
+  const at = PLACEHOLDER_WORD.exec(body)?.index ?? -1;
   if (at !== -1) warnings.push({ file, field: "(body)", message: `still holds the placeholder ${PLACEHOLDER}`, at: { body: at } });
   return warnings;
 }
@@ -113,13 +114,14 @@ function fieldName(path: readonly (string | number)[]): string {
   return path.map((step, i) => (typeof step === "number" ? `[${step}]` : i === 0 ? step : `.${step}`)).join("");
 }
 
-/** The site's paths that lead to something, given the approved content. */
+/**
+ * Whether a path of this site leads to something, given the approved content: the paths the
+ * server routes (src/http/), exactly as it matches them (no trailing slash). Pages have a Markdown
+ * variant at `<path>/index.md` (the homepage at `/index.md`); the lists by country and service
+ * exist only as Markdown; a listing's id (in any case) leads to its page by a redirect.
+ */
 function linkTargets(model: Model): (path: string) => boolean {
-  const fixed = new Set([
-    HOME_PATH,
-    DIRECTORY_PATH,
-    CONTACT_PATH,
-    API_DOCS_PATH,
+  const exact = new Set<string>([
     LLMS_PATH,
     LLMS_FULL_PATH,
     SITEMAP_PATH,
@@ -137,16 +139,17 @@ function linkTargets(model: Model): (path: string) => boolean {
     BULK_JSON_PATH,
     BULK_NDJSON_PATH,
   ]);
+  const pages = new Set<string>([HOME_PATH, DIRECTORY_PATH, CONTACT_PATH, API_DOCS_PATH]);
   for (const { slug } of model.offerings) {
-    fixed.add(offeringPagePath(slug));
-    fixed.add(offeringApiPath(slug));
+    pages.add(offeringPagePath(slug));
+    exact.add(offeringApiPath(slug));
   }
+  const listings = new Set<string>();
   for (const { slug, id } of model.businesses) {
-    fixed.add(businessPagePath(slug));
-    fixed.add(businessApiPath(slug));
-    fixed.add(businessApiPath(id));
+    listings.add(slug);
+    listings.add(id.toLowerCase());
   }
-  // The lists by country and by service: a page per LIST_PAGE_SIZE listings.
+  // The lists by country and by service: a Markdown page per LIST_PAGE_SIZE listings.
   const lists = new Map<string, number>();
   const count = (path: string) => lists.set(path, (lists.get(path) ?? 0) + 1);
   const slugOf = new Map(
@@ -157,21 +160,26 @@ function linkTargets(model: Model): (path: string) => boolean {
     count(`${DIRECTORY_PATH}/services/${slugOf.get(business.service) ?? ""}`);
   }
   const listPage = (path: string): boolean => {
-    const list = /^(.*)\/page-(\d+)$/.exec(path);
-    const n = Number(list?.[2]);
-    return list !== null && n >= 2 && n <= Math.ceil((lists.get(list[1] ?? "") ?? 0) / LIST_PAGE_SIZE);
+    const paged = /^(.*)\/page-(\d+)$/.exec(path);
+    if (paged === null) return lists.has(path);
+    const n = Number(paged[2]);
+    return n >= 2 && n <= Math.ceil((lists.get(paged[1] ?? "") ?? 0) / LIST_PAGE_SIZE);
   };
-  const page = (path: string) => fixed.has(path) || lists.has(path) || listPage(path);
+  const listingPrefix = `${DIRECTORY_PATH}/`;
+  const apiPrefix = `${DIRECTORY_API_PATH}/`;
+  const page = (path: string): boolean =>
+    pages.has(path) || (path.startsWith(listingPrefix) && listings.has(path.slice(listingPrefix.length).toLowerCase()));
   return (path) => {
-    // A page's Markdown or HTML file: `/index.md` is the homepage's.
-    const file = /^(.*)\/index\.(?:md|html)$/.exec(path);
-    if (file === null) return page(path);
-    const of = file[1] || HOME_PATH;
-    return page(of) && !of.startsWith(`${API_PREFIX}/`) && !/\.\w+$/.test(of);
+    if (exact.has(path) || page(path)) return true;
+    if (path.startsWith(apiPrefix)) return listings.has(path.slice(apiPrefix.length).toLowerCase());
+    if (/^\/sitemaps\/[1-9]\d*\.xml$/.test(path)) return true;
+    if (path === markdownPath(HOME_PATH)) return true;
+    const markdown = /^(.+)\/index\.md$/.exec(path)?.[1];
+    return markdown !== undefined && (page(markdown) || listPage(markdown));
   };
 }
 
-/** A link's path on this site, or null for a link elsewhere (or to a place on the same page). */
+/** A link's path on this site (exactly as the server matches it), or null for a link elsewhere or within the page. */
 function sitePath(href: string, baseUrl: string, pagePath: string): string | null {
   if (href === "" || href.startsWith("#")) return null;
   let url: URL;
@@ -181,13 +189,11 @@ function sitePath(href: string, baseUrl: string, pagePath: string): string | nul
     return null;
   }
   if (url.origin !== new URL(baseUrl).origin) return null;
-  let path: string;
   try {
-    path = decodeURIComponent(url.pathname);
+    return decodeURIComponent(url.pathname);
   } catch {
-    path = url.pathname;
+    return url.pathname;
   }
-  return path.length > 1 ? path.replace(/\/+$/, "") : path;
 }
 
 /**

@@ -168,3 +168,35 @@ test("a new offering is written at offerings/<name>.md with every required key, 
   assert.equal(check.code, 0, check.stderr);
   assert.match(check.stdout, /: valid: 4 offerings, 9 approved listings .*; 10 warnings\.\n$/);
 });
+
+test("values YAML would read as a time, a number or a date are quoted, so the file reads back as written", async () => {
+  const dir = await content("yaml-1-1");
+  const offering = await scaffold(dir, ["offering", "12:30"]);
+  const listing = await scaffold(dir, [
+    ...["listing", "Acme", "--service", "Plumbing", "--city", "Leeds", "--country", "GB"],
+    ...["--postcode", "2024-01-01", "--region", "1_000"],
+  ]);
+  assert.deepEqual([offering.code, listing.code], [0, 0]);
+  const text = await readFile(join(dir, "businesses/gb/acme-leeds.md"), "utf8");
+  assert.match(text, /\n {2}region: "1_000"\n {2}postalCode: "2024-01-01"\n/);
+  assert.match(await readFile(join(dir, "offerings/12-30.md"), "utf8"), /^---\nname: "12:30"\n/);
+  const check = await buildCli(["--check"], dir, join(work.path, "yaml-dist"));
+  assert.equal(check.code, 0, check.stderr);
+});
+
+test("the city joins the slug unless the name holds it as a word; a folder without site.md is not taken for the content", async () => {
+  const dir = await content("city-words");
+  const bath = await scaffold(dir, ["listing", "Bathroom Fitters", "--service", "Plumbing", "--city", "Bath", "--country", "GB"]);
+  const leeds = await scaffold(dir, ["listing", "Leeds Drains", "--service", "Plumbing", "--city", "Leeds", "--country", "GB"]);
+  assert.deepEqual(
+    [bath.stdout, leeds.stdout],
+    [`${dir}/businesses/gb/bathroom-fitters-bath.md\n`, `${dir}/businesses/gb/leeds-drains.md\n`],
+  );
+  const elsewhere = join(work.path, "not-content");
+  const result = await scaffold(elsewhere, ["offering", "Price alerts"]);
+  assert.deepEqual(
+    [result.code, result.stderr],
+    [1, `npm run new: ${elsewhere} has no site.md: is it the content folder? (CONTENT_DIR chooses it.)\n`],
+  );
+  await assert.rejects(readdir(elsewhere));
+});

@@ -2,6 +2,10 @@ import assert from "node:assert/strict";
 import { cp, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
+import { readContent } from "../../build/content.ts";
+import { deriveModel } from "../../build/derive.ts";
+import { validateContent } from "../../build/validate.ts";
+import { linkWarnings, placeholderWarnings } from "../../build/warnings.ts";
 import { buildCli, type CliResult } from "../helpers/build-cli.ts";
 import { tempDir } from "../helpers/snapshot.ts";
 
@@ -109,4 +113,57 @@ test("the sample content has no warnings", async () => {
   assert.equal(result.code, 0);
   assert.equal(result.stderr, "");
   assert.doesNotMatch(result.stdout, /warning/);
+});
+
+test("links are checked against the paths the server answers: no trailing slash, lists only as Markdown, ids in any case", async () => {
+  const validation = validateContent(readContent("test/fixtures/basic"));
+  assert.ok(validation.ok);
+  const model = deriveModel(validation.content, "https://directory.example");
+  const id = "0b3a6f8e-1c2d-4e5f-8a9b-0c1d2e3f4a07";
+  const paths = [
+    "/offerings/cost-guides/",
+    "/businesses/",
+    "/businesses/countries/gb",
+    "/businesses/countries/gb/index.md",
+    "/businesses/countries/gb/page-2/index.md",
+    "/businesses/services/handyman/index.md",
+    "/businesses/joes-handyman/index.html",
+    "/businesses/joes-handyman/index.md",
+    "/healthz/index.md",
+    `/businesses/${id}`,
+    `/api/directory/${id.toUpperCase()}`,
+    "/index.md",
+    "/contact/index.md",
+    "/api/offerings/cost-guides",
+  ];
+  const site = { ...validation.content.site, body: paths.map((path) => `- [${path}](${path})`).join("\n") };
+  const lineOf = (at: unknown) => site.body.slice(0, (at as { body: number }).body).split("\n").length;
+  const warned = linkWarnings(model, [], site).map(({ at, message }) => `${lineOf(at)}: ${message.split(",")[0]}`);
+  assert.deepEqual(warned, [
+    "1: links to /offerings/cost-guides/",
+    "2: links to /businesses/",
+    "3: links to /businesses/countries/gb",
+    "5: links to /businesses/countries/gb/page-2/index.md",
+    "7: links to /businesses/joes-handyman/index.html",
+    "9: links to /healthz/index.md",
+  ]);
+});
+
+test("a TODO in a listing's private notes, or inside a word, is not a placeholder", async () => {
+  const warnings = placeholderWarnings(
+    "businesses/x.md",
+    { name: "Todorov TODOS", private: { notes: "TODO call the owner" } },
+    "Tout compris.",
+  );
+  assert.deepEqual(warnings, []);
+  assert.deepEqual(
+    placeholderWarnings("businesses/x.md", { location: { region: "TODO" } }, "Fitted kitchens.\nTODO: more").map(({ field, at }) => [
+      field,
+      at,
+    ]),
+    [
+      ["location.region", { value: ["location", "region"] }],
+      ["(body)", { body: 17 }],
+    ],
+  );
 });
