@@ -1,3 +1,4 @@
+import { LRUCache } from "lru-cache";
 import { DIRECTORY_MAX_OFFSET } from "../contract.ts";
 import type { PublicBusiness } from "../schemas/business.ts";
 import { compareSuffix, type Postings } from "../snapshot/directory-index.ts";
@@ -68,45 +69,6 @@ export function directorySearchKey(search: NormalizedSearch): string {
   return `${search.typed > 0 ? 1 : 0}|${search.terms.join(" ")}|${search.location}|${search.country}|${search.limit}|${search.offset}`;
 }
 
-const FNV_OFFSET = 0x811c9dc5;
-
-/** FNV-1a over `text`'s UTF-16 code units, continuing from `hash`. */
-function fnv1a(hash: number, text: string): number {
-  let h = hash;
-  for (let i = 0; i < text.length; i += 1) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h;
-}
-
-/** FNV-1a: a short, fast fingerprint of a text (base 36), for entity tags. */
-export function fingerprint(text: string): string {
-  return (fnv1a(FNV_OFFSET, text) >>> 0).toString(36);
-}
-
-/**
- * fingerprint(directorySearchKey(search)), hashed part by part: a search's entity tag without
- * building its key (which only the result cache needs).
- */
-export function searchFingerprint(search: NormalizedSearch): string {
-  const { terms } = search;
-  let hash = fnv1a(FNV_OFFSET, search.typed > 0 ? "1|" : "0|");
-  for (let i = 0; i < terms.length; i += 1) {
-    if (i > 0) hash = fnv1a(hash, " ");
-    hash = fnv1a(hash, terms[i] as string);
-  }
-  hash = fnv1a(hash, "|");
-  hash = fnv1a(hash, search.location);
-  hash = fnv1a(hash, "|");
-  hash = fnv1a(hash, search.country);
-  hash = fnv1a(hash, "|");
-  hash = fnv1a(hash, String(search.limit));
-  hash = fnv1a(hash, "|");
-  hash = fnv1a(hash, String(search.offset));
-  return (hash >>> 0).toString(36);
-}
-
 function postingsAt(postings: Postings, entry: number): Uint32Array {
   return postings.values.subarray(postings.offsets[entry] ?? 0, postings.offsets[entry + 1] ?? 0);
 }
@@ -118,46 +80,10 @@ function setBytes(set: RankSet): number {
   return (set.kind === "sorted" ? set.ranks.byteLength : set.bits.byteLength) + 64;
 }
 
-/**
- * Rank sets by key, bounded by bytes, keeping the recently used: two generations of half the
- * bound each. New and reused sets go into the current one; when it is full, it becomes the
- * previous one and the one before is dropped, so a set used since then survives. A lookup is
- * a Map's or two, on every search (an LRU cache's bookkeeping cost several times more).
- */
-export class RecentSets {
-  readonly #generationBytes: number;
-  #current = new Map<string, RankSet>();
-  #previous = new Map<string, RankSet>();
-  #bytes = 0;
-
-  constructor(maxBytes = SET_CACHE_BYTES) {
-    this.#generationBytes = maxBytes / 2;
-  }
-
-  get(key: string): RankSet | undefined {
-    const found = this.#current.get(key);
-    if (found !== undefined) return found;
-    const old = this.#previous.get(key);
-    if (old !== undefined) this.set(key, old);
-    return old;
-  }
-
-  set(key: string, set: RankSet): void {
-    const bytes = setBytes(set);
-    if (this.#bytes + bytes > this.#generationBytes && this.#current.size > 0) {
-      this.#previous = this.#current;
-      this.#current = new Map();
-      this.#bytes = 0;
-    }
-    this.#current.set(key, set);
-    this.#bytes += bytes;
-  }
-}
-
 /** Rank sets of term prefixes and location substrings, kept per directory: a directory never changes. */
 interface SetCaches {
-  prefixes: RecentSets;
-  locations: RecentSets;
+  prefixes: LRUCache<string, RankSet>;
+  locations: LRUCache<string, RankSet>;
   /** One set per country, made on first use (so its bitmap is made once too). */
   countries: Map<string, RankSet>;
 }
@@ -167,7 +93,8 @@ const caches = new WeakMap<Directory, SetCaches>();
 function cachesOf(directory: Directory): SetCaches {
   let found = caches.get(directory);
   if (found === undefined) {
-    found = { prefixes: new RecentSets(), locations: new RecentSets(), countries: new Map() };
+    const options = { maxSize: SET_CACHE_BYTES, sizeCalculation: setBytes };
+    found = { prefixes: new LRUCache(options), locations: new LRUCache(options), countries: new Map() };
     caches.set(directory, found);
   }
   return found;

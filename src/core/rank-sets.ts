@@ -182,19 +182,6 @@ function walkBitmaps(all: readonly Uint32Array[], marks: readonly Uint32Array[],
   return false;
 }
 
-/** The sets from smallest to largest, ties in their given order (a few sets: an insertion sort, no comparator calls). */
-function bySize(sets: readonly RankSet[]): RankSet[] {
-  const ordered = sets.slice();
-  for (let i = 1; i < ordered.length; i += 1) {
-    const set = ordered[i] as RankSet;
-    const size = sizeOf(set);
-    let at = i;
-    for (; at > 0 && sizeOf(ordered[at - 1] as RankSet) > size; at -= 1) ordered[at] = ordered[at - 1] as RankSet;
-    ordered[at] = set;
-  }
-  return ordered;
-}
-
 /**
  * Pages through the intersection of `sets` in rank order, stopping one match past the page.
  * A small smallest set is walked, its ranks looked up in the others' bitmaps; otherwise the
@@ -216,7 +203,7 @@ export function pageOfIntersection(sets: readonly RankSet[], count: number, offs
       return { ranks, more: only.ranks.length > end };
     }
   }
-  const ordered = bySize(sets);
+  const ordered = [...sets].sort((a, b) => sizeOf(a) - sizeOf(b));
   const driver = ordered[0] as RankSet;
   const others: Uint32Array[] = [];
   for (let i = 1; i < ordered.length; i += 1) others.push(bitsOf(ordered[i] as RankSet, count));

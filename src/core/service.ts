@@ -15,7 +15,6 @@ import {
   normalizeSearch,
   type RankedPage,
   searchDirectory,
-  searchFingerprint,
 } from "./directory.ts";
 import { businessNotFound, directoryUnavailable, offeringNotFound } from "./errors.ts";
 import { allocateBody } from "./slab.ts";
@@ -33,6 +32,16 @@ export interface ServiceOptions {
  */
 const RESULT_CACHE_ENTRIES = 10_000;
 const RESULT_CACHE_BYTES = 64 * 2 ** 20;
+
+/** FNV-1a: a short, fast fingerprint of a search key, for entity tags. */
+function fingerprint(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i += 1) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return (hash >>> 0).toString(36);
+}
 
 const ITEMS_START = '{"items":[';
 
@@ -225,14 +234,13 @@ export class CatalogService {
       limit: query.limit ?? DIRECTORY_DEFAULT_LIMIT,
       offset: query.offset ?? 0,
     });
-    const compute = () => {
+    const key = directorySearchKey(search);
+    return this.#cached(`directory:${key}`, () => {
       // The same snapshot and the same search always give the same bytes: the tag needs no hashing of the body.
-      const tag = `"${this.current().manifest.version}-${searchFingerprint(search)}"`;
+      const tag = `"${this.current().manifest.version}-${fingerprint(key)}"`;
       const page = searchDirectory(directory, search);
       return new Answer<DirectoryPage>(pageBody(directory, page), tag, undefined, undefined, () => escapedPageParts(directory, page));
-    };
-    // The key is made only for the cache.
-    return this.#cache === null ? compute() : this.#cached(`directory:${directorySearchKey(search)}`, compute);
+    });
   }
 
   getBusiness(identifier: string): Answer<PublicBusiness> {

@@ -126,22 +126,12 @@ export function requestRules(config: Pick<Config, "baseUrl" | "mcpAllowedHosts" 
     checkPost(headers) {
       const length = headers["content-length"];
       if (length !== undefined && Number(length) > MCP_MAX_MESSAGE_BYTES) throw refusals.tooLarge();
-      const { accept } = headers;
-      if (accept !== USUAL_ACCEPT) {
-        const accepted = mediaTypes(accept);
-        if (!accepted.includes("application/json") || !accepted.includes("text/event-stream")) throw refusals.notAcceptable();
-      }
-      const type = headers["content-type"];
-      if (type !== "application/json" && mediaTypes(type).join() !== "application/json") throw refusals.unsupportedMediaType();
+      const accepted = mediaTypes(headers.accept);
+      if (!accepted.includes("application/json") || !accepted.includes("text/event-stream")) throw refusals.notAcceptable();
+      if (mediaTypes(headers["content-type"]).join() !== "application/json") throw refusals.unsupportedMediaType();
     },
   };
 }
-
-/**
- * The Accept value MCP clients send (the specification's own example): accepted as it is, where
- * any other value is split and read. Content-Type `application/json` likewise.
- */
-const USUAL_ACCEPT = "application/json, text/event-stream";
 
 /** The media types of an Accept or Content-Type value, lower case, without parameters. */
 function mediaTypes(value: string | undefined): string[] {
