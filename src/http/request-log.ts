@@ -36,6 +36,8 @@ export function registerRequestLog(app: FastifyInstance): void {
   });
 }
 
+const LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+
 /**
  * A request's logger (`request.log`, with its `reqId`), made by pino only when the request
  * logs something. fastify makes a child logger for every request, which costs about a
@@ -67,29 +69,19 @@ class RequestLogger {
   isLevelEnabled(level: string): boolean {
     return (this.#logger() as LevelAware).isLevelEnabled?.(level) ?? true;
   }
-  fatal(...args: Parameters<FastifyBaseLogger["fatal"]>): void {
-    this.#logger().fatal(...args);
-  }
-  error(...args: Parameters<FastifyBaseLogger["error"]>): void {
-    this.#logger().error(...args);
-  }
-  warn(...args: Parameters<FastifyBaseLogger["warn"]>): void {
-    this.#logger().warn(...args);
-  }
-  info(...args: Parameters<FastifyBaseLogger["info"]>): void {
-    this.#logger().info(...args);
-  }
-  debug(...args: Parameters<FastifyBaseLogger["debug"]>): void {
-    this.#logger().debug(...args);
-  }
-  trace(...args: Parameters<FastifyBaseLogger["trace"]>): void {
-    this.#logger().trace(...args);
-  }
-  silent(...args: Parameters<FastifyBaseLogger["silent"]>): void {
-    this.#logger().silent(...args);
-  }
   child(bindings: Bindings, options?: ChildLoggerOptions): FastifyBaseLogger {
     return this.#logger().child(bindings, options);
+  }
+
+  // fatal(), error() … silent(): each passes its arguments to the logger made on first use.
+  static {
+    for (const level of LEVELS) {
+      Object.defineProperty(RequestLogger.prototype, level, {
+        value(this: RequestLogger, ...args: unknown[]): void {
+          (this.#logger()[level] as (...args: unknown[]) => void)(...args);
+        },
+      });
+    }
   }
 }
 
