@@ -185,7 +185,6 @@ function newListing(contentDir: string, name: string, options: Record<string, st
     status: "pending",
   };
   const file = `businesses/${country.toLowerCase()}/${slug}.md`;
-  rejectProblems(frontMatterProblems("business", file, data));
   todo.push("the description");
   const body = `${PLACEHOLDER}: describe the business in plain text: what it does, where, and for how long (at most 3,000 characters).`;
   const text = fileText(data, body);
@@ -210,7 +209,6 @@ function newOffering(contentDir: string, name: string, options: Record<string, s
     questions: [{ question: PLACEHOLDER, answer: PLACEHOLDER }],
   };
   const file = `offerings/${slug}.md`;
-  rejectProblems(frontMatterProblems("offering", file, data));
   const body = `${PLACEHOLDER}: the offering's guide in Markdown.\n\n## How it works\n\n${PLACEHOLDER}`;
   const text = fileText(data, body);
   rejectProblems(readBack("offering", file, text));

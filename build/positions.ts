@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { isMap, isScalar, isSeq, LineCounter, type Node, parseDocument } from "yaml";
+import matter from "gray-matter";
+import { isMap, isScalar, isSeq, type Node, parseDocument } from "yaml";
 import { type ContentProblem, SERVICES_FILE } from "./content.ts";
 
 /**
@@ -42,19 +43,30 @@ interface Layout {
   readonly text: string;
 }
 
+/** gray-matter's reading of a file with its YAML left unparsed: only where the `---` lines split it. */
+const SPLIT_ONLY = { engines: { yaml: () => ({}) } };
+
 /**
  * Where a Markdown file's YAML is (between its `---` lines) and where its body starts, as
- * gray-matter reads them, found without parsing the YAML.
+ * gray-matter splits the file, without parsing the YAML. The YAML keeps the line break before the
+ * closing `---` (where a parser stops on an unclosed value).
  */
 export function frontMatterBounds(text: string): { yamlStart: number; yamlEnd: number; bodyOffset: number } {
-  const start = text.startsWith("\uFEFF") ? 1 : 0;
-  if (!text.startsWith("---", start)) return { yamlStart: 0, yamlEnd: 0, bodyOffset: 0 };
-  const yamlStart = start + 3;
-  const close = text.indexOf("\n---", yamlStart - 1);
-  if (close === -1) return { yamlStart, yamlEnd: text.length, bodyOffset: text.length };
-  const lineEnd = text.indexOf("\n", close + 4);
-  // The YAML with the line break before the closing --- (where a parser stops on an unclosed value).
-  return { yamlStart, yamlEnd: Math.max(close + 1, yamlStart), bodyOffset: lineEnd === -1 ? text.length : lineEnd + 1 };
+  let split: { matter: string; content: string };
+  try {
+    split = matter(text, SPLIT_ONLY);
+  } catch {
+    // A language gray-matter has no engine for (`--- name: x`): no front matter it can read.
+    return { yamlStart: 0, yamlEnd: 0, bodyOffset: 0 };
+  }
+  if (split.matter === "") {
+    const bodyOffset = text.length - split.content.length;
+    return { yamlStart: bodyOffset, yamlEnd: bodyOffset, bodyOffset };
+  }
+  // gray-matter's `matter` is the text right after the opening ---, up to the closing ---'s line break.
+  const yamlStart = text.indexOf(split.matter);
+  const yamlEnd = Math.min(yamlStart + split.matter.length + 1, text.length);
+  return { yamlStart, yamlEnd, bodyOffset: text.length - split.content.length };
 }
 
 function layoutOf(file: string, text: string): Layout {
@@ -120,7 +132,7 @@ export function locator(file: string, text: string): (pointer: Pointer) => Posit
   const layout = layoutOf(file, text);
   let root: unknown;
   const yamlRoot = () => {
-    if (root === undefined) root = parseDocument(layout.yaml, { lineCounter: new LineCounter(), uniqueKeys: false }).contents;
+    if (root === undefined) root = parseDocument(layout.yaml, { uniqueKeys: false }).contents;
     return root;
   };
   return (pointer) => {

@@ -26,6 +26,7 @@ import {
 } from "../src/contract.ts";
 import { serviceSlugs } from "../src/render/directory-lists.ts";
 import type { BusinessFrontMatter, OfferingFrontMatter, SiteFrontMatter } from "../src/schemas/content.ts";
+import { fold } from "../src/snapshot/text.ts";
 import type { ContentProblem } from "./content.ts";
 import type { Model } from "./derive.ts";
 import { markdownLinks } from "./markdown-links.ts";
@@ -44,7 +45,7 @@ const HTML_PATTERN = /<\/?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?\/?>|<!--/;
 
 /** Name and city compared as people read them: case, accents and spacing aside. */
 function sameness(text: string): string {
-  return text.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase().replace(/\s+/g, " ").trim();
+  return fold(text).replace(/\s+/g, " ").trim();
 }
 
 /** Warnings about listings, each on its own or against the others. */
