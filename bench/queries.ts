@@ -5,6 +5,7 @@
  * offsets. The same seed always gives the same searches.
  */
 import type { DirectorySearchQuery } from "../src/schemas/parameters.ts";
+import { words } from "../src/snapshot/text.ts";
 import { ADJECTIVES, PLACES, random, SERVICES, SURNAMES } from "./generate.ts";
 
 /** A directory search's query parameters: the API's own type. */
@@ -32,8 +33,9 @@ export interface ListingFacts {
 function searchFor(next: () => number, listing: ListingFacts): DirectoryQuery {
   const query: DirectoryQuery = {};
   if (next() < 0.85) {
-    const service = words(listing.service);
-    const name = words(listing.name).filter((word) => !service.includes(word));
+    // Words of two letters or more, as the directory splits them.
+    const service = words(listing.service).filter((word) => word.length > 1);
+    const name = words(listing.name).filter((word) => word.length > 1 && !service.includes(word));
     const terms = 1 + Math.floor(next() * 3);
     const chosen: string[] = [];
     for (let t = 0; t < terms; t += 1) {
@@ -53,14 +55,6 @@ function searchFor(next: () => number, listing: ListingFacts): DirectoryQuery {
   if (next() < 0.15) query.offset = pick(next, [10, 20, 50, 100, 500, 990]);
   if (next() < 0.1) query.limit = pick(next, [5, 20, 25]);
   return query;
-}
-
-/** Words as people type them: letters and digits, apostrophes dropped. */
-function words(text: string): string[] {
-  return text
-    .replace(/['’]/g, "")
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter((word) => word.length > 1);
 }
 
 /**
