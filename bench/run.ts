@@ -3,12 +3,12 @@
  * checks it, starts the real server as production runs it (compiled: server/server.js) in its own
  * process, and drives each scenario with autocannon from another process (bench/load.ts) for a
  * fixed time after an unmeasured warm-up (JIT and index caches warm, as on a server in service);
- * a bare fastify route (bench/baseline.ts) is the yardstick, measured just before each scenario.
+ * a bare fastify route (bench/baseline.ts) is the yardstick, measured in turns with each scenario.
  * Prints one table and writes it to bench/results.json. Everything listens on 127.0.0.1 and every load test stops by itself.
  *
  *   npm run bench                      sizes 1,000, 10,000 and 100,000
  *   npm run bench -- --million         and 1,000,000
- *   npm run bench -- --sizes 1000 --seconds 3 --warmup 1
+ *   npm run bench -- --sizes 1000 --seconds 3 --warmup 1 --rounds 3
  *
  * BENCH_DIR (default: the system's temporary folder) keeps the generated content between runs.
  */
@@ -23,7 +23,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { parseArgs, promisify } from "node:util";
 import { freePort } from "../test/helpers/ports.ts";
 import { generateContent, random } from "./generate.ts";
-import type { LoadResult, LoadSpec } from "./load.ts";
+import type { LoadOutput, LoadResult, LoadSpec, Target } from "./load.ts";
 import { directoryQueries, type ListingFacts, queryString } from "./queries.ts";
 
 const run = promisify(execFile);
@@ -37,6 +37,7 @@ const { values } = parseArgs({
     seconds: { type: "string", default: "8" },
     warmup: { type: "string", default: "2" },
     connections: { type: "string", default: "50" },
+    rounds: { type: "string", default: "4" },
     out: { type: "string" },
   },
 });
@@ -44,6 +45,14 @@ const sizes =
   values.sizes !== undefined ? values.sizes.split(",").map(Number) : [1_000, 10_000, 100_000, ...(values.million ? [1_000_000] : [])];
 const SECONDS = Number(values.seconds);
 const WARMUP_SECONDS = Number(values.warmup);
+/**
+ * The yardstick's turns: this machine's speed drifts by a third within a run (the bare route
+ * from 30,000 to 48,000 requests a second), so the baseline is measured in turns between the
+ * scenario's (1 s before each of its ROUNDS turns), and each scenario is set against the
+ * yardstick of its own seconds.
+ */
+const ROUNDS = Number(values.rounds);
+const YARDSTICK_SECONDS = Math.max(1, Math.round(SECONDS / 2 / ROUNDS));
 const CONNECTIONS = Number(values.connections);
 const WORK = join(process.env.BENCH_DIR ?? tmpdir(), "catalog-bench");
 /** The committed results (bench/results.json) are those of the default sizes; other runs go beside their content. */
@@ -53,7 +62,7 @@ const OUT =
 interface Row {
   readonly scenario: string;
   readonly result: LoadResult;
-  /** The bare fastify route measured just before this scenario: its yardstick. */
+  /** The bare fastify route measured in turns with this scenario: its yardstick. */
   readonly baseline?: LoadResult;
 }
 
@@ -115,20 +124,29 @@ async function stop(child: ChildProcess): Promise<void> {
   await Promise.race([exited, sleep(15_000).then(() => child.kill("SIGKILL"))]);
 }
 
-/** One scenario: autocannon in its own process, WARMUP_SECONDS unmeasured, then SECONDS measured. */
-async function load(
-  name: string,
-  spec: Omit<LoadSpec, "connections" | "seconds" | "warmupSeconds">,
-  timing = { seconds: SECONDS, warmupSeconds: WARMUP_SECONDS },
-): Promise<Row> {
+/**
+ * One scenario: autocannon in its own process, WARMUP_SECONDS unmeasured, then SECONDS measured
+ * in ROUNDS turns, each after a turn of the yardstick (bench/load.ts).
+ */
+async function load(name: string, target: Target, yardstick: Target): Promise<Row> {
   const file = join(WORK, "load-spec.json");
-  await writeFile(file, JSON.stringify({ ...spec, connections: CONNECTIONS, ...timing }));
+  const spec: LoadSpec = {
+    ...target,
+    connections: CONNECTIONS,
+    warmupSeconds: WARMUP_SECONDS,
+    seconds: SECONDS,
+    rounds: ROUNDS,
+    yardstick,
+    yardstickSeconds: YARDSTICK_SECONDS,
+  };
+  await writeFile(file, JSON.stringify(spec));
   const { stdout } = await timed("bench/load.ts", [file], {});
-  const result = JSON.parse(stdout.trim().split("\n").at(-1) ?? "{}") as LoadResult;
+  const { result, yardstick: baseline } = JSON.parse(stdout.trim().split("\n").at(-1) ?? "{}") as LoadOutput;
+  const ratio = baseline === undefined ? "" : `  ${(result.perSecond / baseline.perSecond).toFixed(2)} × ${Math.round(baseline.perSecond)}`;
   console.log(
-    `    ${name.padEnd(40)} ${Math.round(result.perSecond).toString().padStart(7)} req/s  p50 ${result.p50} ms  p99 ${result.p99} ms`,
+    `    ${name.padEnd(44)} ${Math.round(result.perSecond).toString().padStart(7)} req/s  p50 ${result.p50} ms  p99 ${result.p99} ms${ratio}`,
   );
-  return { scenario: name, result };
+  return { scenario: name, result, ...(baseline === undefined ? {} : { baseline }) };
 }
 
 /** A seeded sample of `count` listings of a built snapshot (reservoir sampling over its NDJSON). */
@@ -156,13 +174,6 @@ async function startBaseline(): Promise<{ child: ChildProcess; url: string }> {
   const { child } = await start(["--import", "tsx", "bench/baseline.ts", String(port)], {}, `${url}/`);
   return { child, url };
 }
-
-/**
- * The baseline measured before each scenario, for half the scenario's time after 1 s of warm-up:
- * this machine's speed drifts by a third within a run (the bare route from 30,000 to 48,000
- * requests a second), so a scenario is compared with the yardstick of its own minute.
- */
-const PAIR_TIMING = { seconds: Math.max(2, Math.round(SECONDS / 2)), warmupSeconds: 1 };
 
 /** The mean of several measurements of one scenario. */
 function meanOf(results: readonly LoadResult[]): LoadResult {
@@ -214,11 +225,9 @@ async function measureSize(listings: number): Promise<SizeResult> {
 
   let ready = { seconds: Number.NaN, rss: Number.NaN };
   const yardstick = await startBaseline();
-  /** A scenario with the baseline measured just before it. */
-  const paired = async (name: string, spec: Parameters<typeof load>[1]): Promise<Row> => {
-    const baseline = await load("  baseline", { url: yardstick.url, headers: {}, requests: [{ method: "GET", path: "/" }] }, PAIR_TIMING);
-    return { ...(await load(name, spec)), baseline: baseline.result };
-  };
+  const bare: Target = { url: yardstick.url, headers: {}, requests: [{ method: "GET", path: "/" }] };
+  /** A scenario with the baseline measured in turns with it. */
+  const paired = (name: string, target: Target): Promise<Row> => load(name, target, bare);
 
   for (const cache of ["0", "60"]) {
     // The server as it runs in production: compiled JavaScript (npm run compile), no tsx.
@@ -363,7 +372,7 @@ function table(results: SizeResult[]): string {
 await mkdir(WORK, { recursive: true });
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? "CPU"}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${process.platform}`;
 console.log(
-  `${machine}; ${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up and ${SECONDS} s measured per scenario; work folder ${WORK}`,
+  `${machine}; ${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up and ${SECONDS} s measured per scenario in ${ROUNDS} turns, each after ${YARDSTICK_SECONDS} s of the baseline; work folder ${WORK}`,
 );
 const results: SizeResult[] = [];
 await run("npm", ["run", "--silent", "compile"], { cwd: ROOT });
@@ -372,6 +381,6 @@ const markdown = table(results);
 console.log(`\n${markdown}`);
 await writeFile(
   OUT,
-  `${JSON.stringify({ date: new Date().toISOString(), machine, connections: CONNECTIONS, warmupSeconds: WARMUP_SECONDS, seconds: SECONDS, results, table: markdown }, null, 2)}\n`,
+  `${JSON.stringify({ date: new Date().toISOString(), machine, connections: CONNECTIONS, warmupSeconds: WARMUP_SECONDS, seconds: SECONDS, rounds: ROUNDS, yardstickSeconds: YARDSTICK_SECONDS, results, table: markdown }, null, 2)}\n`,
 );
 console.log(`\nwritten to ${OUT}`);
