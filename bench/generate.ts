@@ -9,6 +9,7 @@
 import { copyFile, mkdir, readdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { fold } from "../src/snapshot/text.ts";
 
 /** mulberry32: a small seeded PRNG, good enough for test data and stable across Node versions. */
 export function random(seed: number): () => number {
@@ -252,9 +253,11 @@ export interface GeneratedListing {
   readonly folder: string;
   readonly slug: string;
   readonly text: string;
+  /** Its name and town as people tell listings apart (case and accents aside). */
+  readonly sameness: string;
 }
 
-/** The `index`-th listing of a generated directory: its folder, file slug and file text. */
+/** The `index`-th listing of a generated directory: its folder, file slug, file text and name in its town. */
 export function listing(next: () => number, index: number): GeneratedListing {
   const [service, category, noun, jobs] = pick(next, SERVICES);
   const [city, region, country, postcode] = pick(next, PLACES);
@@ -301,10 +304,13 @@ private:
 ---
 ${description}
 `;
-  return { folder: country.toLowerCase(), slug, text };
+  return { folder: country.toLowerCase(), slug, text, sameness: `${fold(name)}\n${fold(city)}\n${country}` };
 }
 
 const SAMPLE = new URL("../content/", import.meta.url).pathname;
+
+/** Draws of a listing before a name already taken in its town is kept (only when a town's names run out). */
+const MAX_DRAWS = 50;
 
 /** Writes a content folder at `dir`: the sample's site.md and offerings, and `count` generated listings. */
 export async function generateContent(dir: string, count: number, seed = 1): Promise<void> {
@@ -316,9 +322,17 @@ export async function generateContent(dir: string, count: number, seed = 1): Pro
   }
   const next = random(seed);
   const folders = new Set<string>();
+  const named = new Set<string>();
+  /** A listing whose name is not yet taken in its town: a real directory seldom has two (check warns of them). */
+  const distinct = (index: number) => {
+    let item = listing(next, index);
+    for (let draw = 1; named.has(item.sameness) && draw < MAX_DRAWS; draw += 1) item = listing(next, index);
+    named.add(item.sameness);
+    return item;
+  };
   const BATCH = 256;
   for (let start = 0; start < count; start += BATCH) {
-    const batch = Array.from({ length: Math.min(BATCH, count - start) }, (_, i) => listing(next, start + i));
+    const batch = Array.from({ length: Math.min(BATCH, count - start) }, (_, i) => distinct(start + i));
     for (const { folder } of batch) {
       if (!folders.has(folder)) {
         await mkdir(join(dir, "businesses", folder), { recursive: true });
