@@ -13,6 +13,8 @@
  * BENCH_DIR (default: the system's temporary folder) keeps the generated content between runs.
  */
 import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { once } from "node:events";
 import { createReadStream, existsSync } from "node:fs";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { cpus, tmpdir, totalmem } from "node:os";
@@ -28,7 +30,6 @@ import { directoryQueries, type ListingFacts, queryString } from "./queries.ts";
 
 const run = promisify(execFile);
 const ROOT = new URL("..", import.meta.url).pathname;
-const MiB = 2 ** 20;
 
 const { values } = parseArgs({
   options: {
@@ -78,16 +79,29 @@ interface SizeResult {
   readonly rows: Row[];
 }
 
-/** Runs `node --import tsx <script>` to the end; its wall time and output. */
+/**
+ * Runs `node --import tsx <script>` to the end; its wall time and standard output. Its standard
+ * error is not kept (a build of a million listings can warn about hundreds of thousands), only
+ * its end, to explain a failure.
+ */
 async function timed(script: string, args: string[], env: Record<string, string>): Promise<{ seconds: number; stdout: string }> {
   const started = performance.now();
-  const { stdout } = await run(process.execPath, ["--import", "tsx", script, ...args], {
+  const child = spawn(process.execPath, ["--import", "tsx", script, ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
-    maxBuffer: 64 * MiB,
+    stdio: ["ignore", "pipe", "pipe"],
   });
-  return { seconds: (performance.now() - started) / 1000, stdout };
+  const stdout: Buffer[] = [];
+  let stderr = "";
+  child.stdout.on("data", (chunk: Buffer) => stdout.push(chunk));
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+    stderr = (stderr + chunk).slice(-STDERR_KEPT);
+  });
+  const [code] = (await once(child, "close")) as [number | null];
+  if (code !== 0) throw new Error(`${script} ${args.join(" ")} exited with code ${code}:\n${stderr}`);
+  return { seconds: (performance.now() - started) / 1000, stdout: Buffer.concat(stdout).toString("utf8") };
 }
+const STDERR_KEPT = 16 * 1024;
 
 async function rssMiB(pid: number | undefined): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, "utf8").catch(() => "");
@@ -144,7 +158,7 @@ async function load(name: string, target: Target, yardstick: Target): Promise<Ro
   const { result, yardstick: baseline } = JSON.parse(stdout.trim().split("\n").at(-1) ?? "{}") as LoadOutput;
   const ratio = baseline === undefined ? "" : `  ${(result.perSecond / baseline.perSecond).toFixed(2)} × ${Math.round(baseline.perSecond)}`;
   console.log(
-    `    ${name.padEnd(44)} ${Math.round(result.perSecond).toString().padStart(7)} req/s  p50 ${result.p50} ms  p99 ${result.p99} ms${ratio}`,
+    `    ${name.padEnd(44)} ${Math.round(result.perSecond).toString().padStart(7)} req/s  p50 ${ms(result.p50)} ms  p99 ${ms(result.p99)} ms${ratio}`,
   );
   return { scenario: name, result, ...(baseline === undefined ? {} : { baseline }) };
 }
@@ -221,11 +235,15 @@ async function measureSize(listings: number): Promise<SizeResult> {
   console.log(`\n${listings.toLocaleString("en")} listings`);
   const content = join(WORK, `content-${listings}`);
   const dist = join(WORK, `dist-${listings}`);
+  // The content is kept for the next run while it is what this generator makes for this size.
   const marker = join(content, ".generated");
-  if (!existsSync(marker)) {
+  const made = `${listings} ${createHash("sha256")
+    .update(await readFile(join(ROOT, "bench", "generate.ts")))
+    .digest("hex")}`;
+  if ((await readFile(marker, "utf8").catch(() => "")) !== made) {
     const started = performance.now();
     await generateContent(content, listings);
-    await writeFile(marker, String(listings));
+    await writeFile(marker, made);
     console.log(`  generated in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   }
   const port = await freePort();
@@ -255,24 +273,30 @@ async function measureSize(listings: number): Promise<SizeResult> {
   /** A scenario with the baseline measured in turns with it. */
   const paired = (name: string, target: Target): Promise<Row> => load(name, target, bare);
 
-  for (const cache of ["0", "60"]) {
+  const searches: Target = {
+    url,
+    headers: host,
+    requests: queries.map((query) => ({ method: "GET", path: `/api/directory${queryString(query)}` })),
+  };
+  // Every scenario against one production server (cache off, 1 process); then the search mix
+  // again with the result cache on, and with WORKERS=2 (node:cluster) on this machine's 2 cores,
+  // which autocannon shares.
+  for (const { cache, workers } of [
+    { cache: "0", workers: "1" },
+    { cache: "60", workers: "1" },
+    { cache: "0", workers: "2" },
+  ]) {
     // The server as it runs in production: compiled JavaScript (npm run compile), no tsx.
     const server = await start(
       ["server/server.js"],
-      { ...env, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "warn", CACHE_SECONDS: cache, RATE_LIMIT_MAX: "0" },
+      { ...env, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "warn", CACHE_SECONDS: cache, WORKERS: workers, RATE_LIMIT_MAX: "0" },
       // Ready means a directory search answers (a directory that failed to load answers 503).
       `${url}/api/directory?limit=1`,
     );
     const rss = await rssMiB(server.child.pid);
-    if (cache === "0") {
+    if (cache === "0" && workers === "1") {
       console.log(`  server ready in ${server.seconds.toFixed(2)} s, ${rss.toFixed(0)} MiB resident after load`);
-      rows.push(
-        await paired("directory search mix, cache off", {
-          url,
-          headers: host,
-          requests: queries.map((query) => ({ method: "GET", path: `/api/directory${queryString(query)}` })),
-        }),
-      );
+      rows.push(await paired("directory search mix, cache off", searches));
       rows.push(
         await paired("read a business", {
           url,
@@ -339,18 +363,12 @@ async function measureSize(listings: number): Promise<SizeResult> {
           })),
         }),
       );
-      await stop(server.child);
       ready = { seconds: server.seconds, rss };
     } else {
-      rows.push(
-        await paired("directory search mix, cache on (60 s)", {
-          url,
-          headers: host,
-          requests: queries.map((query) => ({ method: "GET", path: `/api/directory${queryString(query)}` })),
-        }),
-      );
-      await stop(server.child);
+      const name = cache === "0" ? `directory search mix, cache off, WORKERS=${workers}` : `directory search mix, cache on (${cache} s)`;
+      rows.push(await paired(name, searches));
     }
+    await stop(server.child);
   }
   await stop(yardstick.child);
   // The baseline's row: the mean of its measurements, one before each scenario.
@@ -369,6 +387,9 @@ async function measureSize(listings: number): Promise<SizeResult> {
   };
 }
 
+/** A latency in milliseconds, to two decimals at most (the means of several turns have more). */
+const ms = (value: number) => String(Number(value.toFixed(2)));
+
 function table(results: SizeResult[]): string {
   const lines: string[] = [];
   const ratio = (value: number, base: number) => (base > 0 ? `${(value / base).toFixed(2)}` : "-");
@@ -380,7 +401,7 @@ function table(results: SizeResult[]): string {
       // Each scenario against the baseline measured just before it; the baseline's row is their mean.
       const base = baseline ?? mean;
       lines.push(
-        `| ${size.listings.toLocaleString("en")} | ${scenario} | ${Math.round(result.perSecond).toLocaleString("en")} | ${ratio(result.perSecond, base?.perSecond ?? 0)} | ${result.p50} | ${ratio(result.p50, base?.p50 ?? 0)} | ${result.p99} | ${ratio(result.p99, base?.p99 ?? 0)} | ${result.non2xx + result.errors} |`,
+        `| ${size.listings.toLocaleString("en")} | ${scenario} | ${Math.round(result.perSecond).toLocaleString("en")} | ${ratio(result.perSecond, base?.perSecond ?? 0)} | ${ms(result.p50)} | ${ratio(result.p50, base?.p50 ?? 0)} | ${ms(result.p99)} | ${ratio(result.p99, base?.p99 ?? 0)} | ${result.non2xx + result.errors} |`,
       );
     }
   }
