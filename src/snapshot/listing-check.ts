@@ -25,6 +25,15 @@ export interface ListingCheck {
   stop(): void;
 }
 
+/**
+ * How much of the file a worker reads (and decodes) at a time: below glibc malloc's 128 KB
+ * threshold for giving memory straight back to the system. With 1 MB reads, Node.js 24 kept
+ * about 190 MB more resident once the workers had finished at 1,000,000 listings (malloc raises
+ * that threshold as large blocks are freed, then keeps them for reuse); with 64 KB, about 55 MB,
+ * and the check takes as long.
+ */
+const CHUNK_BYTES = 64 * 1024;
+
 /** Splits `blocks` blocks into at most `parts` runs of whole blocks, as [first, end) block numbers. */
 export function blockRuns(blocks: number, parts: number): [first: number, end: number][] {
   const count = Math.max(1, Math.min(parts, blocks));
@@ -45,15 +54,15 @@ function run(request: ValidationRequest): { worker: Worker; result: Promise<Vali
 
 /**
  * Starts checking the listings of the file at `path`, as its manifest entry describes it (its
- * blocks `blockBytes` long), in at most `parts` worker threads.
+ * blocks `blockBytes` long), in at most `parts` worker threads, each reading `chunkBytes` at a time.
  */
 export function startListingCheck(
   path: string,
   digest: FileDigest,
-  { parts = availableParallelism(), blockBytes = LISTING_BLOCK_BYTES } = {},
+  { parts = availableParallelism(), blockBytes = LISTING_BLOCK_BYTES, chunkBytes = CHUNK_BYTES } = {},
 ): ListingCheck {
   const blocks = digest.blocks ?? [];
-  const common = { path, blockBytes, schema: PublicBusinessSchema, ajvOptions: AJV_OPTIONS, formats: [...AJV_FORMATS] };
+  const common = { path, blockBytes, chunkBytes, schema: PublicBusinessSchema, ajvOptions: AJV_OPTIONS, formats: [...AJV_FORMATS] };
   const runs = blockRuns(blocks.length, parts).map(([first, end]) =>
     run({ ...common, start: first * blockBytes, end: Math.min(end * blockBytes, digest.bytes), blocks: blocks.slice(first, end) }),
   );

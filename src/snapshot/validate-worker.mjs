@@ -11,7 +11,7 @@
  * check. The schema and Ajv's options come from the loader (src/schemas), so they are defined once.
  */
 import { createHash } from "node:crypto";
-import { createReadStream } from "node:fs";
+import { open } from "node:fs/promises";
 import { parentPort, workerData } from "node:worker_threads";
 import { Ajv } from "ajv";
 import addFormatsPlugin from "ajv-formats";
@@ -27,6 +27,7 @@ const addFormats = /** @type {typeof addFormatsPlugin.default} */ (/** @type {un
  * @property {number} start
  * @property {number} end
  * @property {number} blockBytes
+ * @property {number} chunkBytes How much of the file is read and decoded at a time.
  * @property {string[]} blocks
  * @property {object} schema The PublicBusiness JSON Schema.
  * @property {import("ajv").Options} ajvOptions
@@ -42,10 +43,31 @@ const addFormats = /** @type {typeof addFormatsPlugin.default} */ (/** @type {un
 const NEWLINE = 0x0a;
 
 /**
+ * The bytes of `path` from `start` to `end` (exclusive; the file's end when not given), read
+ * `chunkBytes` at a time into one buffer: each chunk is valid until the next is read.
+ * @param {string} path @param {number} chunkBytes @param {number} start @param {number} [end]
+ * @returns {AsyncGenerator<Buffer>}
+ */
+async function* chunksOf(path, chunkBytes, start, end = Number.POSITIVE_INFINITY) {
+  const file = await open(path, "r");
+  try {
+    const buffer = Buffer.allocUnsafeSlow(chunkBytes);
+    for (let position = start; position < end; ) {
+      const { bytesRead } = await file.read(buffer, 0, Math.min(chunkBytes, end - position), position);
+      if (bytesRead === 0) return;
+      position += bytesRead;
+      yield buffer.subarray(0, bytesRead);
+    }
+  } finally {
+    await file.close();
+  }
+}
+
+/**
  * @param {ValidationRequest} request
  * @returns {Promise<ValidationResult>}
  */
-async function validate({ path, start, end, blockBytes, blocks, schema, ajvOptions, formats }) {
+async function validate({ path, start, end, blockBytes, chunkBytes, blocks, schema, ajvOptions, formats }) {
   const ajv = new Ajv(ajvOptions);
   addFormats(ajv, formats);
   const check = ajv.compile(schema);
@@ -110,8 +132,7 @@ async function validate({ path, start, end, blockBytes, blocks, schema, ajvOptio
   const finished = async () => {
     // The range's last line may end before its last block does: read the rest to verify it.
     if (position < end) {
-      for await (const read of createReadStream(path, { start: position, end: end - 1, highWaterMark: 2 ** 20 })) {
-        const chunk = /** @type {Buffer} */ (read);
+      for await (const chunk of chunksOf(path, chunkBytes, position, end)) {
         if (!verify(chunk, position)) return changed;
         position += chunk.length;
       }
@@ -120,8 +141,7 @@ async function validate({ path, start, end, blockBytes, blocks, schema, ajvOptio
   };
 
   let position = from;
-  for await (const read of createReadStream(path, { start: from, highWaterMark: 2 ** 20 })) {
-    const chunk = /** @type {Buffer} */ (read);
+  for await (const chunk of chunksOf(path, chunkBytes, from)) {
     const chunkStart = position;
     position += chunk.length;
     const hashFrom = Math.max(start, chunkStart);

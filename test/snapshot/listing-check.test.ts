@@ -19,8 +19,9 @@ test("blocks are split into runs of whole blocks, one a part, never more runs th
   assert.deepEqual(blockRuns(0, 2), [[0, 0]]);
 });
 
-describe("the listing check over blocks smaller than a line, in three workers", () => {
+describe("the listing check over blocks smaller than a line, in three workers reading less than a line at a time", () => {
   const BLOCK = 100;
+  const CHUNK = 64;
   let work: Awaited<ReturnType<typeof tempDir>>;
   let lines: string[] = [];
   let path = "";
@@ -37,7 +38,7 @@ describe("the listing check over blocks smaller than a line, in three workers", 
     await writeFile(path, text);
     const bytes = Buffer.from(digested);
     const digest = { bytes: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex"), blocks: blockDigests(bytes, BLOCK) };
-    await startListingCheck(path, digest, { parts: 3, blockBytes: BLOCK }).finish(Buffer.from(text));
+    await startListingCheck(path, digest, { parts: 3, blockBytes: BLOCK, chunkBytes: CHUNK }).finish(Buffer.from(text));
   }
 
   test("passes every listing of a good file, wherever the ranges cut its lines", async () => {
