@@ -209,8 +209,8 @@ let removedAt = Number.NEGATIVE_INFINITY;
 /**
  * Removes the snapshots of the previous run, all at the start. ext4 without a journal (this
  * machine's disk) skips an inode deleted less than 60 s before when it allocates one, checking
- * each: a build started right after deleting the previous 100,000 listings' 180,000 files and
- * folders took 40-78 s instead of 18 s. So the sizes are removed first and synced, and a large
+ * each: builds started within seconds of deleting the previous 100,000 listings' 180,000 files
+ * and folders took 22-53 s, against 18 s with nothing deleted nearby. So the sizes are removed first and synced, and a large
  * size's build waits until the deletions are a minute old (in a default run the smaller sizes
  * take longer than that).
  */
