@@ -8,7 +8,7 @@
  *
  *   npm run bench                      sizes 1,000, 10,000 and 100,000
  *   npm run bench -- --million         and 1,000,000
- *   npm run bench -- --sizes 1000 --seconds 3 --warmup 1 --rounds 3
+ *   npm run bench -- --sizes 1000 --seconds 4 --warmup 1 --rounds 2
  *
  * BENCH_DIR (default: the system's temporary folder) keeps the generated content between runs.
  */
