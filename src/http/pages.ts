@@ -50,7 +50,7 @@ import { type DirectoryPageQuery, parseDirectoryQuery } from "../render/director
 import { type DirectorySummary, directorySummary, listMarkdown, listPageCount } from "../render/directory-lists.ts";
 import { faviconIco } from "../render/favicon.ts";
 import { notFoundHtml, notFoundMarkdown } from "../render/not-found.ts";
-import { sitemapPages, sitemapPartXml, sitemapXml } from "../render/sitemap.ts";
+import { sitemapPages, sitemapPartCount, sitemapPartXml, sitemapXml } from "../render/sitemap.ts";
 import { type DirectorySearchQuery, directoryIdentifierProperty } from "../schemas/parameters.ts";
 import { slugAt } from "../snapshot/listings.ts";
 import type { Directory, Snapshot } from "../snapshot/types.ts";
@@ -409,14 +409,11 @@ export const pagesPlugin: FastifyPluginAsync<{ service: CatalogService }> = asyn
       count: listings?.count ?? 0,
       slugAt: (rank) => (listings === undefined ? "" : slugAt(listings, rank)),
     });
-    const path = part === null ? SITEMAP_PATH : sitemapPartPath(part);
-    const xml = part === null ? sitemapXml(snapshot.site.baseUrl, pages) : sitemapPartXml(snapshot.site.baseUrl, pages, part);
-    if (xml === undefined) return sendNotFound(service, request, reply);
-    return sendDocument(
-      reply,
-      XML_TYPE,
-      renderedDocument(snapshot, path, () => xml),
-    );
+    if (part !== null && (part < 1 || part > sitemapPartCount(pages))) return sendNotFound(service, request, reply);
+    const { baseUrl } = snapshot.site;
+    // Rendered once per snapshot and kept (a part lists up to 50,000 URLs), not on every request.
+    const render = () => (part === null ? sitemapXml(baseUrl, pages) : (sitemapPartXml(baseUrl, pages, part) ?? ""));
+    return sendDocument(reply, XML_TYPE, renderedDocument(snapshot, part === null ? SITEMAP_PATH : sitemapPartPath(part), render));
   }
   readOnlyRoute(app, { url: SITEMAP_PATH, config: cacheable, handler: async (request, reply) => sendSitemap(request, reply, null) });
   readOnlyRoute(app, {
