@@ -4,6 +4,7 @@ import {
   BULK_JSON_PATH,
   BULK_NDJSON_PATH,
   CONTACT_PATH,
+  countryListPath,
   DIRECTORY_API_PATH,
   DIRECTORY_PATH,
   FAVICON_PATH,
@@ -23,8 +24,11 @@ import {
   ROBOTS_PATH,
   SITEMAP_PATH,
   STYLESHEET_PATH,
+  serviceListPath,
+  sitemapPartPath,
 } from "../src/contract.ts";
 import { serviceSlugs } from "../src/render/directory-lists.ts";
+import { sitemapPartCount } from "../src/render/sitemap.ts";
 import type { BusinessFrontMatter, OfferingFrontMatter, SiteFrontMatter } from "../src/schemas/content.ts";
 import { fold } from "../src/snapshot/text.ts";
 import type { ContentProblem } from "./content.ts";
@@ -150,22 +154,28 @@ function linkTargets(model: Model): (path: string) => boolean {
     listings.add(slug);
     listings.add(id.toLowerCase());
   }
-  // The lists by country and by service: a Markdown page per LIST_PAGE_SIZE listings.
-  const lists = new Map<string, number>();
-  const count = (path: string) => lists.set(path, (lists.get(path) ?? 0) + 1);
+  // The lists by country and by service, a Markdown page per LIST_PAGE_SIZE listings, and the
+  // sitemap's parts: each path as src/contract.ts makes it.
   const slugOf = new Map(
     serviceSlugs(model.services.map((service) => service.name)).map((slug, i) => [model.services[i]?.name ?? "", slug]),
   );
-  for (const business of model.businesses) {
-    count(`${DIRECTORY_PATH}/countries/${business.location.country.toLowerCase()}`);
-    count(`${DIRECTORY_PATH}/services/${slugOf.get(business.service) ?? ""}`);
+  const byCountry = new Map<string, number>();
+  const byService = new Map<string, number>();
+  for (const { location, service } of model.businesses) {
+    byCountry.set(location.country, (byCountry.get(location.country) ?? 0) + 1);
+    const slug = slugOf.get(service) ?? "";
+    byService.set(slug, (byService.get(slug) ?? 0) + 1);
   }
-  const listPage = (path: string): boolean => {
-    const paged = /^(.*)\/page-(\d+)$/.exec(path);
-    if (paged === null) return lists.has(path);
-    const n = Number(paged[2]);
-    return n >= 2 && n <= Math.ceil((lists.get(paged[1] ?? "") ?? 0) / LIST_PAGE_SIZE);
+  const addList = (listed: ReadonlyMap<string, number>, pathOf: (key: string, page: number) => string) => {
+    for (const [key, count] of listed) {
+      for (let n = 1; n <= Math.ceil(count / LIST_PAGE_SIZE); n += 1) exact.add(pathOf(key, n));
+    }
   };
+  addList(byCountry, countryListPath);
+  addList(byService, serviceListPath);
+  const parts = sitemapPartCount({ catalog: [...pages], listings: { count: model.businesses.length, slugAt: () => "" } });
+  for (let n = 1; n <= parts; n += 1) exact.add(sitemapPartPath(n));
+
   const listingPrefix = `${DIRECTORY_PATH}/`;
   const apiPrefix = `${DIRECTORY_API_PATH}/`;
   const page = (path: string): boolean =>
@@ -173,10 +183,8 @@ function linkTargets(model: Model): (path: string) => boolean {
   return (path) => {
     if (exact.has(path) || page(path)) return true;
     if (path.startsWith(apiPrefix)) return listings.has(path.slice(apiPrefix.length).toLowerCase());
-    if (/^\/sitemaps\/[1-9]\d*\.xml$/.test(path)) return true;
-    if (path === markdownPath(HOME_PATH)) return true;
-    const markdown = /^(.+)\/index\.md$/.exec(path)?.[1];
-    return markdown !== undefined && (page(markdown) || listPage(markdown));
+    const markdown = path === markdownPath(HOME_PATH) ? HOME_PATH : /^(.+)\/index\.md$/.exec(path)?.[1];
+    return markdown !== undefined && page(markdown);
   };
 }
 

@@ -115,7 +115,7 @@ test("the sample content has no warnings", async () => {
   assert.doesNotMatch(result.stdout, /warning/);
 });
 
-test("links are checked against the paths the server answers: no trailing slash, lists only as Markdown, ids in any case", async () => {
+test("links are checked against the paths the server answers: no trailing slash, lists only as Markdown, ids in any case, sitemap parts only past 50,000 URLs", async () => {
   const validation = validateContent(readContent("test/fixtures/basic"));
   assert.ok(validation.ok);
   const model = deriveModel(validation.content, "https://directory.example");
@@ -135,6 +135,8 @@ test("links are checked against the paths the server answers: no trailing slash,
     "/index.md",
     "/contact/index.md",
     "/api/offerings/cost-guides",
+    "/sitemap.xml",
+    "/sitemaps/1.xml",
   ];
   const site = { ...validation.content.site, body: paths.map((path) => `- [${path}](${path})`).join("\n") };
   const lineOf = (at: unknown) => site.body.slice(0, (at as { body: number }).body).split("\n").length;
@@ -146,6 +148,7 @@ test("links are checked against the paths the server answers: no trailing slash,
     "5: links to /businesses/countries/gb/page-2/index.md",
     "7: links to /businesses/joes-handyman/index.html",
     "9: links to /healthz/index.md",
+    "16: links to /sitemaps/1.xml",
   ]);
 });
 
