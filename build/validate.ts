@@ -5,6 +5,7 @@ import { createAjv } from "../src/schemas/ajv.ts";
 import {
   type BusinessFrontMatter,
   BusinessFrontMatterSchema,
+  NOT_BLANK_PATTERN,
   type OfferingFrontMatter,
   OfferingFrontMatterSchema,
   ONE_LINE_PATTERN,
@@ -139,7 +140,7 @@ function describe(error: ErrorObject, field: string, value: unknown): string {
       if (error.keyword === "pattern" && (error.params as { pattern: string }).pattern === ONE_LINE_PATTERN) {
         return typeof value === "string" && /[\r\n]/.test(value) ? "must be one line of text" : "must not be blank";
       }
-      return error.keyword === "pattern" && (error.params as { pattern: string }).pattern === "\\S"
+      return error.keyword === "pattern" && (error.params as { pattern: string }).pattern === NOT_BLANK_PATTERN
         ? "must not be blank"
         : `is not valid (${error.message ?? "bad format"})`;
     default:

@@ -10,7 +10,9 @@ import { offeringEditorialProperties } from "./offering.ts";
 
 export const LISTING_STATUSES = ["approved", "pending", "rejected", "suspended"] as const;
 
-const nonEmpty = { type: "string", minLength: 1, pattern: "\\S" } as const;
+/** Text that is not blank. */
+export const NOT_BLANK_PATTERN = "\\S";
+const nonEmpty = { type: "string", minLength: 1, pattern: NOT_BLANK_PATTERN } as const;
 
 /** Text on one line, not blank: a line break in a name would split it across every page and list. */
 export const ONE_LINE_PATTERN = "^[^\\r\\n]*\\S[^\\r\\n]*$";
