@@ -52,13 +52,18 @@ function sameness(text: string): string {
   return fold(text).replace(/\s+/g, " ").trim();
 }
 
+/** What two listings share when people cannot tell them apart: their name in the same town. */
+export function sameNameKey(name: string, location: { readonly city: string; readonly country: string }): string {
+  return `${sameness(name)}\n${sameness(location.city)}\n${location.country}`;
+}
+
 /** Warnings about listings, each on its own or against the others. */
 export function listingWarnings(businesses: readonly Entry<BusinessFrontMatter>[]): ContentProblem[] {
   const warnings: ContentProblem[] = [];
   const named = new Map<string, string>();
   for (const { file, data, body } of businesses) {
     if (data.status === "approved") {
-      const key = `${sameness(data.name)}\n${sameness(data.location.city)}\n${data.location.country}`;
+      const key = sameNameKey(data.name, data.location);
       const other = named.get(key);
       if (other === undefined) named.set(key, file);
       else {
