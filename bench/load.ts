@@ -9,6 +9,7 @@
  * other rather than one after the other. Every run stops by itself.
  */
 import { readFile } from "node:fs/promises";
+import { pathToFileURL } from "node:url";
 import autocannon from "autocannon";
 
 /** What one autocannon run sends. */
@@ -48,45 +49,62 @@ export interface LoadOutput {
   readonly yardstick?: LoadResult;
 }
 
-const spec = JSON.parse(await readFile(process.argv[2] ?? "", "utf8")) as LoadSpec;
-
-const drive = (target: Target, seconds: number) =>
-  autocannon({
-    url: target.url,
-    connections: spec.connections,
-    duration: seconds,
-    headers: target.headers,
-    requests: target.requests.map((request) => ({ ...request })),
-  });
-
-/** Several turns of one target as one result: rates and latencies averaged, the worst p99, counts summed. */
-function combined(turns: readonly autocannon.Result[]): LoadResult {
-  const mean = (pick: (turn: autocannon.Result) => number) => turns.reduce((sum, turn) => sum + pick(turn), 0) / turns.length;
-  const requests = turns.reduce((sum, turn) => sum + turn.requests.total, 0);
-  const bytes = turns.reduce((sum, turn) => sum + turn.throughput.total, 0);
+/** One autocannon run's figures. */
+function resultOf(run: autocannon.Result): LoadResult {
   return {
-    requests,
-    perSecond: mean((turn) => turn.requests.average),
-    p50: mean((turn) => turn.latency.p50),
-    p99: Math.max(...turns.map((turn) => turn.latency.p99)),
-    non2xx: turns.reduce((sum, turn) => sum + turn.non2xx, 0),
-    errors: turns.reduce((sum, turn) => sum + turn.errors + turn.timeouts, 0),
-    bytesPerRequest: requests === 0 ? 0 : Math.round(bytes / requests),
+    requests: run.requests.total,
+    perSecond: run.requests.average,
+    p50: run.latency.p50,
+    p99: run.latency.p99,
+    non2xx: run.non2xx,
+    errors: run.errors + run.timeouts,
+    bytesPerRequest: run.requests.total === 0 ? 0 : Math.round(run.throughput.total / run.requests.total),
   };
 }
 
-const rounds = Math.max(1, spec.rounds);
-const turnSeconds = Math.max(1, Math.round(spec.seconds / rounds));
-if (spec.warmupSeconds > 0) await drive(spec, spec.warmupSeconds);
-if (spec.yardstick !== undefined) await drive(spec.yardstick, 1);
-const scenarioTurns: autocannon.Result[] = [];
-const yardstickTurns: autocannon.Result[] = [];
-for (let round = 0; round < rounds; round += 1) {
-  if (spec.yardstick !== undefined) yardstickTurns.push(await drive(spec.yardstick, spec.yardstickSeconds));
-  scenarioTurns.push(await drive(spec, turnSeconds));
+/** Several measurements of one target as one: rates and medians averaged, the worst p99, counts summed. */
+export function combined(results: readonly LoadResult[]): LoadResult {
+  const sum = (pick: (result: LoadResult) => number) => results.reduce((total, result) => total + pick(result), 0);
+  const requests = sum((result) => result.requests);
+  return {
+    requests,
+    perSecond: sum((result) => result.perSecond) / results.length,
+    p50: sum((result) => result.p50) / results.length,
+    p99: Math.max(...results.map((result) => result.p99)),
+    non2xx: sum((result) => result.non2xx),
+    errors: sum((result) => result.errors),
+    bytesPerRequest: requests === 0 ? 0 : Math.round(sum((result) => result.bytesPerRequest * result.requests) / requests),
+  };
 }
-const output: LoadOutput = {
-  result: combined(scenarioTurns),
-  ...(yardstickTurns.length > 0 ? { yardstick: combined(yardstickTurns) } : {}),
-};
-console.log(JSON.stringify(output));
+
+/** Runs the scenario of the spec file named by argv[2] and prints its LoadOutput as one JSON line. */
+async function main(): Promise<void> {
+  const spec = JSON.parse(await readFile(process.argv[2] ?? "", "utf8")) as LoadSpec;
+  const drive = async (target: Target, seconds: number) =>
+    resultOf(
+      await autocannon({
+        url: target.url,
+        connections: spec.connections,
+        duration: seconds,
+        headers: target.headers,
+        requests: target.requests.map((request) => ({ ...request })),
+      }),
+    );
+  const rounds = Math.max(1, spec.rounds);
+  const turnSeconds = Math.max(1, Math.round(spec.seconds / rounds));
+  if (spec.warmupSeconds > 0) await drive(spec, spec.warmupSeconds);
+  if (spec.yardstick !== undefined) await drive(spec.yardstick, 1);
+  const scenarioTurns: LoadResult[] = [];
+  const yardstickTurns: LoadResult[] = [];
+  for (let round = 0; round < rounds; round += 1) {
+    if (spec.yardstick !== undefined) yardstickTurns.push(await drive(spec.yardstick, spec.yardstickSeconds));
+    scenarioTurns.push(await drive(spec, turnSeconds));
+  }
+  const output: LoadOutput = {
+    result: combined(scenarioTurns),
+    ...(yardstickTurns.length > 0 ? { yardstick: combined(yardstickTurns) } : {}),
+  };
+  console.log(JSON.stringify(output));
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) await main();

@@ -25,7 +25,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { parseArgs, promisify } from "node:util";
 import { freePort } from "../test/helpers/ports.ts";
 import { generateContent, random } from "./generate.ts";
-import type { LoadOutput, LoadResult, LoadSpec, Target } from "./load.ts";
+import { combined, type LoadOutput, type LoadResult, type LoadSpec, type Target } from "./load.ts";
 import { directoryQueries, type ListingFacts, queryString } from "./queries.ts";
 
 const run = promisify(execFile);
@@ -189,20 +189,6 @@ async function startBaseline(): Promise<{ child: ChildProcess; url: string }> {
   return { child, url };
 }
 
-/** The mean of several measurements of one scenario. */
-function meanOf(results: readonly LoadResult[]): LoadResult {
-  const mean = (pick: (result: LoadResult) => number) => results.reduce((sum, result) => sum + pick(result), 0) / results.length;
-  return {
-    requests: results.reduce((sum, result) => sum + result.requests, 0),
-    perSecond: mean((result) => result.perSecond),
-    p50: mean((result) => result.p50),
-    p99: mean((result) => result.p99),
-    non2xx: results.reduce((sum, result) => sum + result.non2xx, 0),
-    errors: results.reduce((sum, result) => sum + result.errors, 0),
-    bytesPerRequest: Math.round(mean((result) => result.bytesPerRequest)),
-  };
-}
-
 /** When the previous runs' snapshots were removed (see removePreviousSnapshots). */
 let removedAt = Number.NEGATIVE_INFINITY;
 
@@ -210,9 +196,9 @@ let removedAt = Number.NEGATIVE_INFINITY;
  * Removes the snapshots of the previous run, all at the start. ext4 without a journal (this
  * machine's disk) skips an inode deleted less than 60 s before when it allocates one, checking
  * each: builds started within seconds of deleting the previous 100,000 listings' 180,000 files
- * and folders took 22-53 s, against 18 s with nothing deleted nearby. So the sizes are removed first and synced, and a large
- * size's build waits until the deletions are a minute old (in a default run the smaller sizes
- * take longer than that).
+ * and folders took 22-53 s, against 18 s with nothing deleted nearby. So the sizes are removed
+ * first and synced, and a large size's build waits until the deletions are a minute old (in a
+ * default run the smaller sizes take longer than that).
  */
 async function removePreviousSnapshots(): Promise<void> {
   const previous = sizes.map((listings) => join(WORK, `dist-${listings}`)).filter((dist) => existsSync(dist));
@@ -371,9 +357,9 @@ async function measureSize(listings: number): Promise<SizeResult> {
     await stop(server.child);
   }
   await stop(yardstick.child);
-  // The baseline's row: the mean of its measurements, one before each scenario.
+  // The baseline's row: all its turns, with every scenario, as one.
   const baselines = rows.flatMap((row) => (row.baseline === undefined ? [] : [row.baseline]));
-  rows.unshift({ scenario: "baseline: bare fastify, constant 6 KB", result: meanOf(baselines) });
+  rows.unshift({ scenario: "baseline: bare fastify, constant 6 KB", result: combined(baselines) });
   return {
     listings,
     approved,
