@@ -15,7 +15,7 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { once } from "node:events";
-import { createReadStream, existsSync } from "node:fs";
+import { createReadStream, existsSync, readFileSync } from "node:fs";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { cpus, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
@@ -23,6 +23,7 @@ import { performance } from "node:perf_hooks";
 import { createInterface } from "node:readline";
 import { setTimeout as sleep } from "node:timers/promises";
 import { parseArgs, promisify } from "node:util";
+import { markdownFiles } from "../build/content.ts";
 import { freePort } from "../test/helpers/ports.ts";
 import { generateContent, random } from "./generate.ts";
 import { combined, type LoadOutput, type LoadResult, type LoadSpec, type Target } from "./load.ts";
@@ -217,6 +218,20 @@ async function settled(listings: number): Promise<void> {
 }
 const INODE_REUSE_MS = 61_000;
 
+/**
+ * Reads every content file once, untimed, so that the build is measured on content in the page
+ * cache, as a checkout or a pull leaves it. This machine pages out file data that no one has
+ * read for about a minute (DAMON reclaim: `pageout` of memory idle for 12 intervals of 5 s), so
+ * content kept from an earlier run is read from the disk otherwise: at 100,000 listings such a
+ * build took 45.6 s (reading 20.3 s, writing 21.9 s) against 15.9 s with the content read.
+ */
+function readContent(dir: string): { files: number; seconds: number } {
+  const started = performance.now();
+  const files = markdownFiles(dir);
+  for (const file of files) readFileSync(file);
+  return { files: files.length, seconds: (performance.now() - started) / 1000 };
+}
+
 async function measureSize(listings: number): Promise<SizeResult> {
   console.log(`\n${listings.toLocaleString("en")} listings`);
   const content = join(WORK, `content-${listings}`);
@@ -237,7 +252,11 @@ async function measureSize(listings: number): Promise<SizeResult> {
   const env = { CONTENT_DIR: content, DIST_DIR: dist, BASE_URL: baseUrl };
 
   await settled(listings);
+  const warm = readContent(content);
+  console.log(`  ${warm.files} content files read in ${warm.seconds.toFixed(1)} s before the build (not timed)`);
   const build = await timed("build/cli.ts", ["--verbose"], env);
+  // The build's stages, for a figure that surprises.
+  for (const line of build.stdout.split("\n")) if (/ ms {3}rss /.test(line)) console.log(`    ${line.trim()}`);
   const buildPeakMiB = Math.max(...[...build.stdout.matchAll(/peak (\d+) MiB/g)].map((match) => Number(match[1])));
   const approved = Number(/(\d+) approved listings/.exec(build.stdout)?.[1] ?? 0);
   const check = await timed("build/cli.ts", ["--check"], env);
