@@ -215,7 +215,8 @@ async function removeSnapshots(): Promise<void> {
 
 /** Waits until snapshots removed by this run or the one before cannot slow a build of `listings` listings. */
 async function settled(listings: number): Promise<void> {
-  if (listings < 10_000) return;
+  // Smaller builds create too few files for it to matter (10,000 listings: 2.9-3.9 s either way).
+  if (listings < 100_000) return;
   const removed = (await stat(REMOVED_MARKER).catch(() => undefined))?.mtimeMs ?? Number.NEGATIVE_INFINITY;
   const wait = removed + INODE_REUSE_MS - Date.now();
   if (wait <= 0) return;
