@@ -232,7 +232,7 @@ const INODE_REUSE_MS = 301_000;
  * content kept from an earlier run is read from the disk otherwise: at 100,000 listings such a
  * build took 45.6 s (reading 20.3 s, writing 21.9 s) against 15.9 s with the content read.
  */
-function readContent(dir: string): { files: number; seconds: number } {
+function warmPageCache(dir: string): { files: number; seconds: number } {
   const started = performance.now();
   const files = markdownFiles(dir);
   for (const file of files) readFileSync(file);
@@ -259,7 +259,7 @@ async function measureSize(listings: number): Promise<SizeResult> {
   const env = { CONTENT_DIR: content, DIST_DIR: dist, BASE_URL: baseUrl };
 
   await settled(listings);
-  const warm = readContent(content);
+  const warm = warmPageCache(content);
   console.log(`  ${warm.files} content files read in ${warm.seconds.toFixed(1)} s before the build (not timed)`);
   const build = await timed("build/cli.ts", ["--verbose"], env);
   // The build's stages, for a figure that surprises.
@@ -279,7 +279,7 @@ async function measureSize(listings: number): Promise<SizeResult> {
   const url = `http://127.0.0.1:${port}`;
   const rows: Row[] = [];
 
-  let ready = { seconds: Number.NaN, rss: Number.NaN, rssAfterTraffic: Number.NaN };
+  let serving = { seconds: Number.NaN, rss: Number.NaN, rssAfterTraffic: Number.NaN };
   const yardstick = await startBaseline();
   const bare: Target = { url: yardstick.url, headers: {}, requests: [{ method: "GET", path: "/" }] };
   /** A scenario with the baseline measured in turns with it. */
@@ -376,8 +376,8 @@ async function measureSize(listings: number): Promise<SizeResult> {
         }),
       );
       // Caches filled and the heap grown to what the traffic asks of it.
-      ready = { seconds: server.seconds, rss, rssAfterTraffic: await rssMiB(server.child.pid) };
-      console.log(`  ${ready.rssAfterTraffic.toFixed(0)} MiB resident after these scenarios`);
+      serving = { seconds: server.seconds, rss, rssAfterTraffic: await rssMiB(server.child.pid) };
+      console.log(`  ${serving.rssAfterTraffic.toFixed(0)} MiB resident after these scenarios`);
     } else {
       const name = cache === "0" ? `directory search mix, cache off, WORKERS=${workers}` : `directory search mix, cache on (${cache} s)`;
       rows.push(await paired(name, searches));
@@ -395,9 +395,9 @@ async function measureSize(listings: number): Promise<SizeResult> {
     buildPeakMiB,
     checkSeconds: check.seconds,
     distMiB,
-    readySeconds: ready.seconds,
-    rssAfterLoadMiB: ready.rss,
-    rssAfterTrafficMiB: ready.rssAfterTraffic,
+    readySeconds: serving.seconds,
+    rssAfterLoadMiB: serving.rss,
+    rssAfterTrafficMiB: serving.rssAfterTraffic,
     rows,
   };
 }
