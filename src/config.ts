@@ -24,6 +24,11 @@ export interface Config {
   trustProxy: boolean | number | string[];
   /** Server processes sharing the port (WORKERS, node:cluster). */
   workers: number;
+  /**
+   * The largest businesses.ndjson held in memory, in bytes (LISTINGS_IN_MEMORY_MB); a larger one
+   * is read from disk per request.
+   */
+  listingsInMemoryBytes: number;
 }
 
 /** The default per-client limit: a person or an agent reading pages stays far below it; bulk readers use the data files. */
@@ -95,5 +100,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitMax: integer(env, "RATE_LIMIT_MAX", DEFAULT_RATE_LIMIT_MAX, 0, 1_000_000),
     trustProxy: trustProxy(env),
     workers: integer(env, "WORKERS", 1, 1, 64),
+    // Node.js reads at most 2 GiB into one buffer.
+    listingsInMemoryBytes: integer(env, "LISTINGS_IN_MEMORY_MB", 256, 0, 2047) * 2 ** 20,
   };
 }

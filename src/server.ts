@@ -9,7 +9,7 @@ async function main(config: Config): Promise<void> {
   // The snapshot's listing check starts its worker threads at once; the application's modules
   // load meanwhile instead of before. The snapshot is live: a rebuilt dist/ is served within about
   // a second of the build's swap (contract §3).
-  const opening = LiveSnapshot.open(config.distDir);
+  const opening = LiveSnapshot.open(config.distDir, { listingsInMemoryBytes: config.listingsInMemoryBytes });
   opening.catch(() => {});
   const [{ buildApp }, { CatalogService }] = await Promise.all([import("./app.ts"), import("./core/service.ts")]);
   const live = await opening;

@@ -2,9 +2,10 @@ import { LRUCache } from "lru-cache";
 import { DIRECTORY_MAX_OFFSET } from "../contract.ts";
 import type { PublicBusiness } from "../schemas/business.ts";
 import { compareSuffix, type Postings } from "../snapshot/directory-index.ts";
-import { rankOf } from "../snapshot/listings.ts";
+import { copyLine, ListingReadError, lineAt, rankOf } from "../snapshot/listings.ts";
 import { fold, words } from "../snapshot/text.ts";
 import type { Directory } from "../snapshot/types.ts";
+import { directoryUnavailable } from "./errors.ts";
 import { EMPTY, pageOfIntersection, type RankSet, sizeOf, sizeOfIntersection, unionOf } from "./rank-sets.ts";
 
 /** A validated directory search: what remains of the query once defaults are applied. */
@@ -189,10 +190,24 @@ export function findBusiness(directory: Directory, identifier: string): number |
   return rankOf(directory.listings, identifier) ?? rankOf(directory.listings, identifier.toLowerCase());
 }
 
-/** A listing's JSON, exactly as the snapshot holds it (and REST answers it): a view, not a copy. */
+/** Runs a read of the listings' bytes; a file that cannot be read makes the directory unavailable (503). */
+function reading<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof ListingReadError) throw directoryUnavailable();
+    throw error;
+  }
+}
+
+/** A listing's JSON, exactly as the snapshot holds it (and REST answers it): a view of the held bytes, or read from disk. */
 export function listingJson(directory: Directory, rank: number): Buffer {
-  const { bytes, lineStarts } = directory.listings;
-  return bytes.subarray(lineStarts[rank] ?? 0, (lineStarts[rank + 1] ?? 1) - 1);
+  return reading(() => lineAt(directory.listings, rank));
+}
+
+/** Copies a listing's JSON into `target` at `at`; returns its length. */
+export function copyListingJson(directory: Directory, rank: number, target: Buffer, at: number): number {
+  return reading(() => copyLine(directory.listings, rank, target, at));
 }
 
 /** A listing's fields, parsed from its JSON (for pages and MCP, which need more than the bytes). */

@@ -4,10 +4,12 @@ import type { PublicBusiness } from "../schemas/business.ts";
 import type { Offering } from "../schemas/offering.ts";
 import type { DirectorySearchQuery } from "../schemas/parameters.ts";
 import type { DirectoryPage, OfferingList } from "../schemas/responses.ts";
+import { lineLength } from "../snapshot/listings.ts";
 import type { Directory, Snapshot } from "../snapshot/types.ts";
 import { Answer, answer, answerSize, escapeJsonBytes } from "./answer.ts";
 import { searchOfferings } from "./catalog.ts";
 import {
+  copyListingJson,
   countDirectory,
   directorySearchKey,
   findBusiness,
@@ -51,24 +53,20 @@ function pageEnd(page: RankedPage): string {
 }
 
 /**
- * A directory page's body: the listings' JSON as the snapshot holds it, copied once into one
- * buffer between the page's opening and its closing fields; nothing is serialised again.
+ * A directory page's body: the listings' JSON as the snapshot holds it, copied (or read from
+ * disk) once into one buffer between the page's opening and its closing fields; nothing is
+ * serialised again.
  */
 function pageBody(directory: Directory, page: RankedPage): Buffer {
-  const { bytes: listings, lineStarts } = directory.listings;
   const { ranks } = page;
   const end = pageEnd(page);
   let length = ITEMS_START.length + end.length + Math.max(0, ranks.length - 1);
-  for (let i = 0; i < ranks.length; i += 1) {
-    const rank = ranks[i] as number;
-    length += (lineStarts[rank + 1] as number) - 1 - (lineStarts[rank] as number);
-  }
+  for (let i = 0; i < ranks.length; i += 1) length += lineLength(directory.listings, ranks[i] as number);
   const body = allocateBody(length);
   let at = writeAscii(body, ITEMS_START, 0);
   for (let i = 0; i < ranks.length; i += 1) {
-    const rank = ranks[i] as number;
     if (i > 0) body[at++] = 0x2c;
-    at += listings.copy(body, at, lineStarts[rank] as number, (lineStarts[rank + 1] as number) - 1);
+    at += copyListingJson(directory, ranks[i] as number, body, at);
   }
   writeAscii(body, end, at);
   return body;
@@ -101,7 +99,7 @@ class EscapedListings {
 
   /** One slot per listing, made at full length so that V8 keeps it a fast (holey) array. */
   #empty(): (Buffer | undefined)[] {
-    return new Array<Buffer | undefined>(Math.max(0, this.#directory.listings.lineStarts.length - 1));
+    return new Array<Buffer | undefined>(this.#directory.listings.count);
   }
 
   get(rank: number): Buffer {

@@ -52,7 +52,7 @@ import { faviconIco } from "../render/favicon.ts";
 import { notFoundHtml, notFoundMarkdown } from "../render/not-found.ts";
 import { sitemapPages, sitemapPartCount, sitemapPartXml, sitemapXml } from "../render/sitemap.ts";
 import { type DirectorySearchQuery, directoryIdentifierProperty } from "../schemas/parameters.ts";
-import { slugAt } from "../snapshot/listings.ts";
+import { bytesAt, type ListingStore, slugAt } from "../snapshot/listings.ts";
 import type { Directory, Snapshot } from "../snapshot/types.ts";
 import { type Document, matchesIfNoneMatch, renderedDocument, snapshotDocument } from "./caching.ts";
 import type { NotFoundPage } from "./errors.ts";
@@ -425,26 +425,37 @@ export const pagesPlugin: FastifyPluginAsync<{ service: CatalogService }> = asyn
     },
   });
 
-  /** The whole directory for bulk use: the snapshot's own bytes, never copied. */
+  /**
+   * The whole directory for bulk use: the snapshot's own bytes, never copied when it holds them
+   * whole; streamed from the file when it reads them from disk.
+   */
   readOnlyRoute(app, {
     url: BULK_NDJSON_PATH,
     config: cacheable,
     handler: async (request, reply) =>
-      withDirectory(request, reply, false, () =>
-        reply.header("etag", `"${service.current().manifest.version}-ndjson"`).type(NDJSON_TYPE).send(service.directory().listings.bytes),
-      ),
+      withDirectory(request, reply, false, () => {
+        const { listings } = service.directory();
+        const tag = `"${service.current().manifest.version}-ndjson"`;
+        reply.header("etag", tag).type(NDJSON_TYPE);
+        if (listings.bytes !== null) return reply.send(listings.bytes);
+        reply.header("cache-control", CACHE_CONTROL_SUCCESS);
+        if (matchesIfNoneMatch(request, tag)) return reply.code(304).send();
+        reply.header("content-length", listings.lineStarts[listings.count] ?? 0);
+        return reply.send(Readable.from(request.method === "HEAD" ? [] : fileChunks(listings)));
+      }),
   });
   readOnlyRoute(app, {
     url: BULK_JSON_PATH,
     handler: async (request, reply) =>
       withDirectory(request, reply, false, () => {
-        const directory = service.directory();
+        const { listings } = service.directory();
         const tag = `"${service.current().manifest.version}-json"`;
         reply.headers({ etag: tag, "cache-control": CACHE_CONTROL_SUCCESS });
         if (matchesIfNoneMatch(request, tag)) return reply.code(304).send();
-        const { stream, length } = jsonArrayOfLines(directory.listings.bytes, directory.listings.lineStarts);
-        reply.header("content-length", length).type(JSON_TYPE);
-        return reply.send(request.method === "HEAD" ? null : stream);
+        reply.header("content-length", jsonArrayLength(listings)).type(JSON_TYPE);
+        // HEAD: an empty stream, so that fastify keeps the Content-Length above (a null body would
+        // be sent as JSON "null" and measured as 4 bytes).
+        return reply.send(Readable.from(request.method === "HEAD" ? [] : jsonArrayOfLines(listings)));
       }),
   });
 };
@@ -468,28 +479,39 @@ function pageOf(request: FastifyRequest): string {
   return (request.params as { page: string }).page;
 }
 
+/** businesses.ndjson read from disk a megabyte at a time. */
+function* fileChunks(listings: ListingStore): Generator<Buffer> {
+  const size = listings.lineStarts[listings.count] ?? 0;
+  const CHUNK = 2 ** 20;
+  for (let from = 0; from < size; from += CHUNK) yield bytesAt(listings, from, Math.min(from + CHUNK, size));
+}
+
+/** The length of businesses.json: every listing's bytes, plus "[\n", ",\n" between listings and "\n]\n". */
+function jsonArrayLength(listings: ListingStore): number {
+  const { count, lineStarts } = listings;
+  return (lineStarts[count] ?? 0) - count + 2 + Math.max(0, count - 1) * 2 + 3;
+}
+
 /**
  * businesses.json made from businesses.ndjson as it streams: "[", the lines joined by ",", "]",
  * byte for byte the file the build wrote, without holding a second copy of the directory.
  */
-function jsonArrayOfLines(listings: Buffer, lineStarts: Uint32Array): { stream: Readable; length: number } {
-  const count = lineStarts.length - 1;
-  // Every listing's bytes, plus "[\n", ",\n" between listings and "\n]\n".
-  const length = listings.length - count + 2 + Math.max(0, count - 1) * 2 + 3;
-  function* parts(): Generator<Buffer> {
-    yield Buffer.from("[\n");
-    const CHUNK = 512;
-    for (let from = 0; from < count; from += CHUNK) {
-      const pieces: Buffer[] = [];
-      for (let rank = from; rank < Math.min(from + CHUNK, count); rank += 1) {
-        if (rank > 0) pieces.push(COMMA_NEWLINE);
-        pieces.push(listings.subarray(lineStarts[rank] ?? 0, (lineStarts[rank + 1] ?? 1) - 1));
-      }
-      yield Buffer.concat(pieces);
+function* jsonArrayOfLines(listings: ListingStore): Generator<Buffer> {
+  const { count, lineStarts } = listings;
+  yield Buffer.from("[\n");
+  const CHUNK = 512;
+  for (let from = 0; from < count; from += CHUNK) {
+    const to = Math.min(from + CHUNK, count);
+    const first = lineStarts[from] ?? 0;
+    const lines = bytesAt(listings, first, lineStarts[to] ?? 0);
+    const pieces: Buffer[] = [];
+    for (let rank = from; rank < to; rank += 1) {
+      if (rank > 0) pieces.push(COMMA_NEWLINE);
+      pieces.push(lines.subarray((lineStarts[rank] ?? 0) - first, (lineStarts[rank + 1] ?? 1) - 1 - first));
     }
-    yield Buffer.from("\n]\n");
+    yield Buffer.concat(pieces);
   }
-  return { stream: Readable.from(parts()), length };
+  yield Buffer.from("\n]\n");
 }
 
 const COMMA_NEWLINE = Buffer.from(",\n");

@@ -19,8 +19,8 @@ const WORKER = new URL("./validate-worker.mjs", import.meta.url);
 export class ListingCheckError extends Error {}
 
 export interface ListingCheck {
-  /** Waits for every worker; throws ListingCheckError when a listing or a block is bad. `bytes` (the loader's copy) numbers the lines. */
-  finish(bytes: Buffer): Promise<void>;
+  /** Waits for every worker; throws ListingCheckError when a listing or a block is bad. `lineStarts` (the loader's) numbers the lines. */
+  finish(lineStarts: Uint32Array): Promise<void>;
   /** Stops the workers (when loading failed elsewhere). */
   stop(): void;
 }
@@ -67,15 +67,21 @@ export function startListingCheck(
     run({ ...common, start: first * blockBytes, end: Math.min(end * blockBytes, digest.bytes), blocks: blocks.slice(first, end) }),
   );
   return {
-    async finish(bytes) {
+    async finish(lineStarts) {
       const results = await Promise.all(runs.map(({ result }) => result));
       const failures = results.flatMap((result) => (result.ok ? [] : [result]));
       const first = failures.sort((a, b) => a.firstLine - b.firstLine)[0];
       if (first === undefined) return;
       if (first.index < 0) throw new ListingCheckError(first.problem);
-      let line = 1 + first.index;
-      for (let at = bytes.indexOf(0x0a); at >= 0 && at < first.firstLine; at = bytes.indexOf(0x0a, at + 1)) line += 1;
-      throw new ListingCheckError(`listing ${line} of businesses.ndjson ${first.problem}`);
+      // The number of lines before the range's first: those that start before it.
+      let low = 0;
+      let high = lineStarts.length - 1;
+      while (low < high) {
+        const middle = (low + high) >>> 1;
+        if ((lineStarts[middle] ?? 0) < first.firstLine) low = middle + 1;
+        else high = middle;
+      }
+      throw new ListingCheckError(`listing ${low + 1 + first.index} of businesses.ndjson ${first.problem}`);
     },
     stop() {
       for (const { worker } of runs) void worker.terminate();

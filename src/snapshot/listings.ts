@@ -1,8 +1,17 @@
+import { createHash } from "node:crypto";
+import { closeSync, openSync, read, readSync } from "node:fs";
+import { promisify } from "node:util";
+
 /**
- * The listings as the server holds them: businesses.ndjson's bytes, one listing per line in
- * rank order, with where each line starts and a hash table from slug and id to rank. No listing
- * becomes a JavaScript object or string until a page needs its fields: at 1,000,000 listings a
- * Map of 2,000,000 identifier strings alone took more memory than the index.
+ * The listings as the server holds them: businesses.ndjson, one listing per line in rank order,
+ * with where each line starts and a hash table from slug and id to rank. No listing becomes a
+ * JavaScript object or string until a page needs its fields: at 1,000,000 listings a Map of
+ * 2,000,000 identifier strings alone took more memory than the index.
+ *
+ * The file's bytes are held whole when they are small enough (`listingStore`), and otherwise read
+ * from the file per request (`listingStoreOnDisk`): then only each line's start, id and slug stay
+ * in memory, about a ninth of the bytes, and the operating system's page cache, which replicas on
+ * one host share and which it may reclaim, holds the rest.
  *
  * Every line starts `{"id":"<uuid>","slug":"<slug>",` (the build writes PublicBusiness fields in
  * schema order, and the loader checks each line), so a listing's id and slug are found by
@@ -19,13 +28,23 @@ const SLUG_START = ID_PREFIX.length + ID_LENGTH + SLUG_PREFIX.length;
 /** A line of businesses.ndjson that does not have the shape the store relies on. */
 export class ListingShapeError extends Error {}
 
+/** businesses.ndjson could not be read, or no longer holds what was loaded (replaced in place). */
+export class ListingReadError extends Error {}
+
 export interface ListingStore {
   readonly count: number;
-  /** businesses.ndjson as read. */
-  readonly bytes: Buffer;
-  /** Line `rank` is bytes lineStarts[rank] .. lineStarts[rank + 1] - 1 (its newline excluded). */
+  /** businesses.ndjson as read, or null when its lines are read from `fd` per request. */
+  readonly bytes: Buffer | null;
+  /** businesses.ndjson open for reading when `bytes` is null; -1 otherwise. */
+  readonly fd: number;
+  /** Line `rank` is bytes lineStarts[rank] .. lineStarts[rank + 1] - 1 of the file (its newline excluded). */
   readonly lineStarts: Uint32Array;
-  /** Where each line's slug ends (its closing quote). */
+  /**
+   * Each line's beginning up to the end of its slug, at keyStarts[rank] .. slugEnds[rank]: the
+   * file's bytes themselves when it is held whole (then keyStarts is lineStarts).
+   */
+  readonly keys: Buffer;
+  readonly keyStarts: Uint32Array;
   readonly slugEnds: Uint32Array;
   /** Open addressing: rank + 1 of the listing whose slug or id hashes here, 0 when empty; length a power of two. */
   readonly table: Uint32Array;
@@ -46,25 +65,31 @@ function keyAt(key: Buffer, bytes: Buffer, start: number, end: number): boolean 
   return key.compare(bytes, start, end) === 0;
 }
 
+/** The lookup arrays as they are filled, line by line. */
+interface Lookup {
+  readonly keys: Buffer;
+  readonly keyStarts: Uint32Array;
+  readonly slugEnds: Uint32Array;
+  readonly table: Uint32Array;
+}
+
+function tableFor(count: number): Uint32Array {
+  let size = 1;
+  while (size < count * 4) size *= 2;
+  return new Uint32Array(size);
+}
+
 /** Adds key bytes start..end of listing `rank`; false when an earlier listing has that key as its slug or id. */
-function insert(
-  bytes: Buffer,
-  lineStarts: Uint32Array,
-  slugEnds: Uint32Array,
-  table: Uint32Array,
-  start: number,
-  end: number,
-  rank: number,
-): boolean {
+function insert({ keys, keyStarts, slugEnds, table }: Lookup, start: number, end: number, rank: number): boolean {
   const mask = table.length - 1;
-  const key = bytes.subarray(start, end);
-  let slot = hashBytes(bytes, start, end) & mask;
+  const key = keys.subarray(start, end);
+  let slot = hashBytes(keys, start, end) & mask;
   for (let entry = table[slot] ?? 0; entry !== 0; entry = table[slot] ?? 0) {
     const other = entry - 1;
-    const otherId = (lineStarts[other] ?? 0) + ID_PREFIX.length;
+    const otherId = (keyStarts[other] ?? 0) + ID_PREFIX.length;
     if (
       other !== rank &&
-      (keyAt(key, bytes, otherId + ID_LENGTH + SLUG_PREFIX.length, slugEnds[other] ?? 0) || keyAt(key, bytes, otherId, otherId + ID_LENGTH))
+      (keyAt(key, keys, otherId + ID_LENGTH + SLUG_PREFIX.length, slugEnds[other] ?? 0) || keyAt(key, keys, otherId, otherId + ID_LENGTH))
     ) {
       return false;
     }
@@ -75,54 +100,152 @@ function insert(
 }
 
 /**
- * Reads the lines of `bytes`: exactly `count`, each of the expected shape, no two sharing a slug
- * or an id; builds the lookup table.
+ * Where the slug of the line at `start` (its newline at `end`) in `bytes` ends, after checking
+ * that the line starts with its id and slug.
+ */
+function slugEndOf(bytes: Buffer, start: number, end: number, rank: number): number {
+  const idStart = start + ID_PREFIX.length;
+  const slugStart = start + SLUG_START;
+  const slugEnd = bytes.indexOf(QUOTE, slugStart);
+  if (
+    end - start <= SLUG_START ||
+    bytes.compare(ID_PREFIX, 0, ID_PREFIX.length, start, idStart) !== 0 ||
+    bytes.compare(SLUG_PREFIX, 0, SLUG_PREFIX.length, idStart + ID_LENGTH, slugStart) !== 0 ||
+    slugEnd < 0 ||
+    slugEnd >= end
+  ) {
+    throw new ListingShapeError(`listing ${rank + 1} of businesses.ndjson does not start with its id and slug.`);
+  }
+  return slugEnd;
+}
+
+/** Enters the slug and id of listing `rank`, whose key bytes start at keyStarts[rank]. */
+function enter(lookup: Lookup, rank: number): void {
+  const idStart = (lookup.keyStarts[rank] ?? 0) + ID_PREFIX.length;
+  if (
+    !insert(lookup, idStart + ID_LENGTH + SLUG_PREFIX.length, lookup.slugEnds[rank] ?? 0, rank) ||
+    !insert(lookup, idStart, idStart + ID_LENGTH, rank)
+  ) {
+    throw new ListingShapeError("two listings share a slug or an id.");
+  }
+}
+
+/**
+ * Reads the lines of `bytes`, held whole: exactly `count`, each of the expected shape, no two
+ * sharing a slug or an id; builds the lookup table.
  */
 export function listingStore(bytes: Buffer, count: number): ListingStore {
   const lineStarts = new Uint32Array(count + 1);
-  const slugEnds = new Uint32Array(count);
-  let size = 1;
-  while (size < count * 4) size *= 2;
-  const table = new Uint32Array(size);
+  const lookup: Lookup = { keys: bytes, keyStarts: lineStarts, slugEnds: new Uint32Array(count), table: tableFor(count) };
   let position = 0;
   for (let rank = 0; rank < count; rank += 1) {
     lineStarts[rank] = position;
     const end = bytes.indexOf(NEWLINE, position);
     if (end < 0) throw new ListingShapeError(`businesses.ndjson holds ${rank} listings, the index ${count}.`);
-    const idStart = position + ID_PREFIX.length;
-    const slugStart = position + SLUG_START;
-    const slugEnd = bytes.indexOf(QUOTE, slugStart);
-    if (
-      end - position <= SLUG_START ||
-      bytes.compare(ID_PREFIX, 0, ID_PREFIX.length, position, idStart) !== 0 ||
-      bytes.compare(SLUG_PREFIX, 0, SLUG_PREFIX.length, idStart + ID_LENGTH, slugStart) !== 0 ||
-      slugEnd < 0 ||
-      slugEnd >= end
-    ) {
-      throw new ListingShapeError(`listing ${rank + 1} of businesses.ndjson does not start with its id and slug.`);
-    }
-    slugEnds[rank] = slugEnd;
-    if (
-      !insert(bytes, lineStarts, slugEnds, table, slugStart, slugEnd, rank) ||
-      !insert(bytes, lineStarts, slugEnds, table, idStart, idStart + ID_LENGTH, rank)
-    ) {
-      throw new ListingShapeError("two listings share a slug or an id.");
-    }
+    lookup.slugEnds[rank] = slugEndOf(bytes, position, end, rank);
+    enter(lookup, rank);
     position = end + 1;
   }
   if (position !== bytes.length) throw new ListingShapeError(`businesses.ndjson holds more listings than the index's ${count}.`);
   lineStarts[count] = position;
-  return { count, bytes, lineStarts, slugEnds, table };
+  return { count, bytes, fd: -1, lineStarts, ...lookup };
+}
+
+const readAt = promisify(read);
+
+/** Closes the file of a store read from disk once nothing holds the store (a replaced snapshot). */
+const openFiles = new FinalizationRegistry<number>((fd) => {
+  try {
+    closeSync(fd);
+  } catch {
+    // Already closed.
+  }
+});
+
+/**
+ * Reads the lines of the file at `path` a chunk at a time, as `listingStore` reads them, and
+ * keeps the file open to read each line when it is asked for. Resolves with the store and the
+ * SHA-256 of the bytes it read, which the caller compares with the manifest's.
+ */
+export async function listingStoreOnDisk(
+  path: string,
+  count: number,
+  chunkBytes = 1024 * 1024,
+): Promise<{ store: ListingStore; sha256: string }> {
+  const fd = openSync(path, "r");
+  try {
+    const lineStarts = new Uint32Array(count + 1);
+    const keyStarts = new Uint32Array(count + 1);
+    const slugEnds = new Uint32Array(count);
+    // A line's key bytes (its id and slug, with what comes between) are about a ninth of it.
+    let keys = Buffer.allocUnsafeSlow(Math.max(1024, count * 96));
+    const table = tableFor(count);
+    let lookup: Lookup = { keys, keyStarts, slugEnds, table };
+    const hash = createHash("sha256");
+    let buffer = Buffer.allocUnsafeSlow(chunkBytes);
+    // The file offset of buffer[0], and how much of the buffer holds unscanned bytes.
+    let base = 0;
+    let filled = 0;
+    let keyEnd = 0;
+    let rank = 0;
+    for (;;) {
+      if (filled === buffer.length) {
+        // One line longer than the buffer: make room for it.
+        const larger = Buffer.allocUnsafeSlow(buffer.length * 2);
+        buffer.copy(larger, 0, 0, filled);
+        buffer = larger;
+      }
+      const { bytesRead } = await readAt(fd, buffer, filled, buffer.length - filled, base + filled);
+      if (bytesRead === 0) break;
+      hash.update(buffer.subarray(filled, filled + bytesRead));
+      filled += bytesRead;
+      let position = 0;
+      for (let end = buffer.indexOf(NEWLINE, position); end >= 0 && end < filled; end = buffer.indexOf(NEWLINE, position)) {
+        if (rank === count) throw new ListingShapeError(`businesses.ndjson holds more listings than the index's ${count}.`);
+        const slugEnd = slugEndOf(buffer, position, end, rank);
+        const length = slugEnd - position;
+        if (keyEnd + length > keys.length) {
+          const larger = Buffer.allocUnsafeSlow(Math.max(keys.length * 2, keyEnd + length));
+          keys.copy(larger, 0, 0, keyEnd);
+          keys = larger;
+          lookup = { keys, keyStarts, slugEnds, table };
+        }
+        buffer.copy(keys, keyEnd, position, slugEnd);
+        lineStarts[rank] = base + position;
+        keyStarts[rank] = keyEnd;
+        slugEnds[rank] = keyEnd + length;
+        keyEnd += length;
+        enter(lookup, rank);
+        rank += 1;
+        position = end + 1;
+      }
+      buffer.copy(buffer, 0, position, filled);
+      base += position;
+      filled -= position;
+    }
+    if (rank < count || filled > 0) throw new ListingShapeError(`businesses.ndjson holds ${rank} listings, the index ${count}.`);
+    lineStarts[count] = base;
+    keyStarts[count] = keyEnd;
+    // Only the keys' own length stays in memory.
+    const exact = Buffer.allocUnsafeSlow(keyEnd);
+    keys.copy(exact, 0, 0, keyEnd);
+    const store: ListingStore = { count, bytes: null, fd, lineStarts, keys: exact, keyStarts, slugEnds, table };
+    openFiles.register(store, fd);
+    return { store, sha256: hash.digest("hex") };
+  } catch (error) {
+    closeSync(fd);
+    throw error;
+  }
 }
 
 /** The slug of the listing at `rank`. */
 export function slugAt(store: ListingStore, rank: number): string {
-  return store.bytes.toString("latin1", (store.lineStarts[rank] ?? 0) + SLUG_START, store.slugEnds[rank] ?? 0);
+  return store.keys.toString("latin1", (store.keyStarts[rank] ?? 0) + SLUG_START, store.slugEnds[rank] ?? 0);
 }
 
 /** The rank of the listing whose slug, or lower-case id, is `identifier`. */
 export function rankOf(store: ListingStore, identifier: string): number | undefined {
-  const { table, bytes, lineStarts, slugEnds } = store;
+  const { table, keys, keyStarts, slugEnds } = store;
   // UTF-8: a character outside ASCII never equals a slug's or an id's bytes.
   const key = Buffer.from(identifier, "utf8");
   const mask = table.length - 1;
@@ -130,8 +253,63 @@ export function rankOf(store: ListingStore, identifier: string): number | undefi
     const entry = table[slot] ?? 0;
     if (entry === 0) return undefined;
     const rank = entry - 1;
-    const start = lineStarts[rank] ?? 0;
+    const start = keyStarts[rank] ?? 0;
     const idStart = start + ID_PREFIX.length;
-    if (keyAt(key, bytes, start + SLUG_START, slugEnds[rank] ?? 0) || keyAt(key, bytes, idStart, idStart + ID_LENGTH)) return rank;
+    if (keyAt(key, keys, start + SLUG_START, slugEnds[rank] ?? 0) || keyAt(key, keys, idStart, idStart + ID_LENGTH)) return rank;
   }
+}
+
+/** The length of the line of listing `rank`, without its newline. */
+export function lineLength(store: ListingStore, rank: number): number {
+  return (store.lineStarts[rank + 1] ?? 0) - 1 - (store.lineStarts[rank] ?? 0);
+}
+
+/**
+ * Copies bytes start..end of the file into `target` at `at`; returns how many. Read from disk,
+ * the bytes must end where a line ends, or the file is not the one loaded.
+ */
+function copyRange(store: ListingStore, start: number, end: number, target: Buffer, at: number): number {
+  if (store.bytes !== null) return store.bytes.copy(target, at, start, end);
+  let bytesRead: number;
+  try {
+    bytesRead = readSync(store.fd, target, at, end - start, start);
+  } catch (error) {
+    throw new ListingReadError(`businesses.ndjson cannot be read: ${(error as Error).message}`);
+  }
+  if (bytesRead !== end - start) throw new ListingReadError("businesses.ndjson is shorter than when it was loaded.");
+  return bytesRead;
+}
+
+/** Copies the line of listing `rank` (without its newline) into `target` at `at`; returns its length. */
+export function copyLine(store: ListingStore, rank: number, target: Buffer, at: number): number {
+  const start = store.lineStarts[rank] ?? 0;
+  const copied = copyRange(store, start, (store.lineStarts[rank + 1] ?? 1) - 1, target, at);
+  // Read from disk, the line must still start with the id and slug loaded: a file replaced in
+  // place (not as the build replaces dist/) is refused rather than served unchecked.
+  if (store.bytes === null) {
+    const keyStart = store.keyStarts[rank] ?? 0;
+    const keyLength = (store.slugEnds[rank] ?? 0) - keyStart;
+    if (copied < keyLength || target.compare(store.keys, keyStart, keyStart + keyLength, at, at + keyLength) !== 0) {
+      throw new ListingReadError("businesses.ndjson has changed since it was loaded.");
+    }
+  }
+  return copied;
+}
+
+/** The line of listing `rank` without its newline: a view of the held bytes, or a copy read from disk. */
+export function lineAt(store: ListingStore, rank: number): Buffer {
+  const start = store.lineStarts[rank] ?? 0;
+  const end = (store.lineStarts[rank + 1] ?? 1) - 1;
+  if (store.bytes !== null) return store.bytes.subarray(start, end);
+  const line = Buffer.allocUnsafe(end - start);
+  copyLine(store, rank, line, 0);
+  return line;
+}
+
+/** Bytes start..end of businesses.ndjson: a view of the held bytes, or a copy read from disk. */
+export function bytesAt(store: ListingStore, start: number, end: number): Buffer {
+  if (store.bytes !== null) return store.bytes.subarray(start, end);
+  const bytes = Buffer.allocUnsafe(end - start);
+  copyRange(store, start, end, bytes, 0);
+  return bytes;
 }

@@ -1,4 +1,5 @@
-import { webcrypto } from "node:crypto";
+import { createHash, webcrypto } from "node:crypto";
+import { createReadStream } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import MiniSearch from "minisearch";
@@ -19,7 +20,7 @@ import {
   VERIFIED_FILES,
 } from "./files.ts";
 import { ListingCheckError, startListingCheck } from "./listing-check.ts";
-import { ListingShapeError, type ListingStore, listingStore } from "./listings.ts";
+import { ListingShapeError, type ListingStore, listingStore, listingStoreOnDisk } from "./listings.ts";
 import { INDEX_FORMAT_VERSION, OFFERING_INDEX_OPTIONS, type OfferingIndexDocument } from "./search-index.ts";
 import type { Catalog, Directory, Snapshot } from "./types.ts";
 
@@ -113,13 +114,61 @@ async function loadCatalog(distDir: string, manifest: Manifest): Promise<Catalog
   return { offerings: list, index };
 }
 
-async function loadDirectory(distDir: string, manifest: Manifest): Promise<Directory> {
+/** How a snapshot is loaded. */
+export interface LoadOptions {
+  /**
+   * The largest businesses.ndjson held in memory whole, in bytes; a larger one is read from disk
+   * per request (see listings.ts). 256 MiB by default: about 370,000 listings.
+   */
+  readonly listingsInMemoryBytes?: number;
+}
+
+export const DEFAULT_LISTINGS_IN_MEMORY_BYTES = 256 * 2 ** 20;
+
+/** The SHA-256 of the file at `path`, read a chunk at a time. */
+async function fileSha256(path: string): Promise<string> {
+  const hash = createHash("sha256");
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  return hash.digest("hex");
+}
+
+/** businesses.ndjson's lines, held whole (`bytes`, already verified) or read from disk. */
+async function loadListings(distDir: string, manifest: Manifest, count: number, bytes: Promise<Buffer> | null): Promise<ListingStore> {
+  const path = snapshotPath(distDir, "businessesNdjson");
+  const expected = manifest.files.businessesNdjson;
+  const notTheFile = () =>
+    new SnapshotError(
+      `${SNAPSHOT_FILES.businessesNdjson} is not the file the manifest describes (damaged, or from another build); run \`npm run build\`.`,
+    );
+  try {
+    if (bytes !== null) return listingStore(await bytes, count);
+    let loaded: Awaited<ReturnType<typeof listingStoreOnDisk>>;
+    try {
+      loaded = await listingStoreOnDisk(path, count);
+    } catch (error) {
+      if (!(error instanceof ListingShapeError)) throw new SnapshotError(`${path} is missing or unreadable; run \`npm run build\`.`);
+      // As for a file held whole, a file that is not the manifest's is reported as such first.
+      if ((await fileSha256(path).catch(() => "")) !== expected.sha256) throw notTheFile();
+      throw error;
+    }
+    if (loaded.store.lineStarts[count] !== expected.bytes || loaded.sha256 !== expected.sha256) throw notTheFile();
+    return loaded.store;
+  } catch (error) {
+    if (error instanceof ListingShapeError) throw new SnapshotError(error.message);
+    throw error;
+  }
+}
+
+async function loadDirectory(distDir: string, manifest: Manifest, options: LoadOptions): Promise<Directory> {
   // The schema check runs in its workers from the start, while this thread reads the files and
   // builds the lookups.
   const check = startListingCheck(snapshotPath(distDir, "businessesNdjson"), manifest.files.businessesNdjson);
+  const inMemory = manifest.files.businessesNdjson.bytes <= (options.listingsInMemoryBytes ?? DEFAULT_LISTINGS_IN_MEMORY_BYTES);
+  const bytes = inMemory ? readVerified(distDir, manifest, "businessesNdjson") : null;
+  // Settled when loading stops early; its failure is reported by loadListings.
+  bytes?.catch(() => {});
   try {
-    const [bytes, header, arrays] = await Promise.all([
-      readVerified(distDir, manifest, "businessesNdjson"),
+    const [header, arrays] = await Promise.all([
       readVerified(distDir, manifest, "directoryIndex"),
       readVerified(distDir, manifest, "directoryArrays"),
     ]);
@@ -133,18 +182,12 @@ async function loadDirectory(distDir: string, manifest: Manifest): Promise<Direc
     if (index.listingsSha256 !== manifest.files.businessesNdjson.sha256) {
       throw new SnapshotError("businesses.ndjson is not the file the directory index was built from.");
     }
-    let listings: ListingStore;
-    try {
-      listings = listingStore(bytes, index.count);
-    } catch (error) {
-      if (error instanceof ListingShapeError) throw new SnapshotError(error.message);
-      throw error;
-    }
+    const listings = await loadListings(distDir, manifest, index.count, bytes);
     const terms = new SearchableMap<number>();
     for (const [term, text] of index.terms.entries()) terms.set(text, term);
     const countryIndex = new Map(index.countries.map((code, i) => [code, i]));
     try {
-      await check.finish(bytes);
+      await check.finish(listings.lineStarts);
     } catch (error) {
       if (error instanceof ListingCheckError) throw new SnapshotError(error.message);
       throw error;
@@ -159,7 +202,7 @@ async function loadDirectory(distDir: string, manifest: Manifest): Promise<Direc
  * Loads and checks a built snapshot. The catalog and the OpenAPI document are required; a
  * missing or invalid directory leaves `directory` null so only its endpoints answer 503.
  */
-export async function loadSnapshot(distDir: string): Promise<Snapshot> {
+export async function loadSnapshot(distDir: string, options: LoadOptions = {}): Promise<Snapshot> {
   let manifestText: string;
   try {
     manifestText = await readFile(snapshotPath(distDir, "manifest"), "utf8");
@@ -188,7 +231,7 @@ export async function loadSnapshot(distDir: string): Promise<Snapshot> {
   let directory: Directory | null = null;
   let directoryProblem: string | null = null;
   try {
-    directory = await loadDirectory(distDir, manifest);
+    directory = await loadDirectory(distDir, manifest, options);
   } catch (error) {
     directoryProblem = error instanceof Error ? error.message : String(error);
   }

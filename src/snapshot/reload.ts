@@ -1,6 +1,6 @@
 import { stat } from "node:fs/promises";
 import { snapshotPath } from "./files.ts";
-import { loadSnapshot } from "./load.ts";
+import { type LoadOptions, loadSnapshot } from "./load.ts";
 import type { Snapshot } from "./types.ts";
 
 /** Where reload events are reported (a pino logger fits). */
@@ -33,14 +33,16 @@ async function signature(path: string): Promise<string | null> {
  */
 export class LiveSnapshot {
   readonly #distDir: string;
+  readonly #options: LoadOptions;
   #current: Snapshot;
   #seen: string | null;
   #log: ReloadLog | null = null;
   #timer: NodeJS.Timeout | null = null;
   #checking: Promise<void> | null = null;
 
-  private constructor(distDir: string, initial: Snapshot, seen: string | null) {
+  private constructor(distDir: string, initial: Snapshot, seen: string | null, options: LoadOptions) {
     this.#distDir = distDir;
+    this.#options = options;
     this.#current = initial;
     this.#seen = seen;
   }
@@ -49,9 +51,9 @@ export class LiveSnapshot {
    * Loads the snapshot in `distDir`. The manifest's identity is taken before loading, so a build
    * that lands while the first load runs is picked up by the first check.
    */
-  static async open(distDir: string): Promise<LiveSnapshot> {
+  static async open(distDir: string, options: LoadOptions = {}): Promise<LiveSnapshot> {
     const seen = await signature(snapshotPath(distDir, "manifest"));
-    return new LiveSnapshot(distDir, await loadSnapshot(distDir), seen);
+    return new LiveSnapshot(distDir, await loadSnapshot(distDir, options), seen, options);
   }
 
   /** The snapshot to answer from now. */
@@ -88,7 +90,7 @@ export class LiveSnapshot {
     if (before === null || before === this.#seen) return;
     let next: Snapshot;
     try {
-      next = await loadSnapshot(this.#distDir);
+      next = await loadSnapshot(this.#distDir, this.#options);
     } catch (error) {
       // Replaced again while loading: the files read may be from two builds. Try again next time.
       if ((await signature(manifest)) !== before) return;

@@ -81,7 +81,7 @@ describe("answers are serialised once: the catalog's per snapshot, a listing's a
     const bySlug = service.getBusiness("joes-handyman");
     const listings = snapshot.directory?.listings;
     const rank = listings === undefined ? -1 : rankOf(listings, "joes-handyman");
-    assert.ok(listings !== undefined && rank !== undefined);
+    assert.ok(listings !== undefined && rank !== undefined && listings.bytes !== null);
     const line = listings.bytes.subarray(listings.lineStarts[rank], (listings.lineStarts[rank + 1] ?? 0) - 1);
     assert.ok(bySlug.body.equals(line), "the line as the snapshot holds it, not serialised again");
     assert.equal(bySlug.body.buffer, listings.bytes.buffer, "a view of the loaded bytes, not a copy");

@@ -23,7 +23,7 @@ export interface RunningServer {
 export async function startServer(distDir: string, env: Record<string, string> = {}): Promise<RunningServer> {
   // Rate limiting is off unless a test turns it on: tests send many requests from one address.
   const config = readConfig({ BASE_URL: TEST_BASE_URL, CACHE_SECONDS: "60", RATE_LIMIT_MAX: "0", ...env, DIST_DIR: distDir });
-  const snapshot = await loadSnapshot(distDir);
+  const snapshot = await loadSnapshot(distDir, { listingsInMemoryBytes: config.listingsInMemoryBytes });
   const service = new CatalogService({ snapshot: () => snapshot, cacheSeconds: config.cacheSeconds });
   const app = await buildApp({ service, config });
   await app.listen({ port: 0, host: "127.0.0.1" });

@@ -89,10 +89,11 @@ for (const [damage, [apply, problem]] of Object.entries(DAMAGE)) {
   describe(`when ${damage}`, () => {
     let server: RunningServer;
     let cleanup: () => Promise<void>;
+    let dist = "";
     before(async () => {
       const work = await tempDir();
       cleanup = work.remove;
-      const dist = join(work.path, "dist");
+      dist = join(work.path, "dist");
       await buildSnapshot(`${FIXTURES}basic`, dist);
       await apply(dist);
       server = await startServer(dist);
@@ -116,6 +117,12 @@ for (const [damage, [apply, problem]] of Object.entries(DAMAGE)) {
 
     test("the loader says why the directory is unavailable", () => {
       assert.match(server.service.current().directoryProblem ?? "", problem);
+    });
+
+    test("the loader gives the same reason when it would read the listings from disk", async () => {
+      const snapshot = await loadSnapshot(dist, { listingsInMemoryBytes: 0 });
+      assert.equal(snapshot.directory, null);
+      assert.match(snapshot.directoryProblem ?? "", problem);
     });
 
     test("an invalid directory request is still a 400, not a 503", async () => {

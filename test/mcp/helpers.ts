@@ -59,7 +59,7 @@ export async function startMcpServer(
     PORT: String(port),
     DIST_DIR: distDir,
   });
-  const snapshot = await loadSnapshot(distDir);
+  const snapshot = await loadSnapshot(distDir, { listingsInMemoryBytes: config.listingsInMemoryBytes });
   const service = new CatalogService({ snapshot: () => snapshot, cacheSeconds: config.cacheSeconds });
   const app = await buildApp({ service, config });
   await app.listen({ port, host: "127.0.0.1" });

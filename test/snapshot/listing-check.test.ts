@@ -33,12 +33,19 @@ describe("the listing check over blocks smaller than a line, in three workers re
   });
   after(() => work.remove());
 
+  /** Where each line of `text` starts, and its end: the loader's numbering of the lines. */
+  function lineStartsOf(text: string): Uint32Array {
+    const starts = [0];
+    for (let at = text.indexOf("\n"); at >= 0; at = text.indexOf("\n", at + 1)) starts.push(Buffer.byteLength(text.slice(0, at + 1)));
+    return Uint32Array.from(starts);
+  }
+
   /** Writes `text` as the file and runs the check with digests of `digested` (the file as the manifest knows it). */
   async function check(text: string, digested = text): Promise<void> {
     await writeFile(path, text);
     const bytes = Buffer.from(digested);
     const digest = { bytes: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex"), blocks: blockDigests(bytes, BLOCK) };
-    await startListingCheck(path, digest, { parts: 3, blockBytes: BLOCK, chunkBytes: CHUNK }).finish(Buffer.from(text));
+    await startListingCheck(path, digest, { parts: 3, blockBytes: BLOCK, chunkBytes: CHUNK }).finish(lineStartsOf(text));
   }
 
   test("passes every listing of a good file, wherever the ranges cut its lines", async () => {

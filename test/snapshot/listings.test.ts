@@ -1,6 +1,20 @@
 import assert from "node:assert/strict";
-import { describe, test } from "node:test";
-import { ListingShapeError, listingStore, rankOf, slugAt } from "../../src/snapshot/listings.ts";
+import { createHash } from "node:crypto";
+import { rename, truncate, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import {
+  bytesAt,
+  copyLine,
+  ListingReadError,
+  ListingShapeError,
+  lineAt,
+  listingStore,
+  listingStoreOnDisk,
+  rankOf,
+  slugAt,
+} from "../../src/snapshot/listings.ts";
+import { tempDir } from "../helpers/snapshot.ts";
 
 const ID = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`;
 const line = (n: number, slug: string) => JSON.stringify({ id: ID(n), slug, name: `Listing ${n}` });
@@ -29,7 +43,7 @@ describe("the listing store", () => {
     );
     assert.equal(store.lineStarts[0], 0);
     assert.equal(store.lineStarts[1], line(0, slugs[0] ?? "").length + 1);
-    assert.equal(store.lineStarts[slugs.length], store.bytes.length);
+    assert.equal(store.lineStarts[slugs.length], store.bytes?.length);
   });
 
   test("holds thousands of listings, probing past each other's keys without taking them for duplicates", () => {
@@ -53,36 +67,38 @@ describe("the listing store", () => {
   });
 });
 
+/** Files the store must refuse: what is wrong, the bytes, the listings the index counts, the message. */
+const REFUSED: [string, Buffer, number, RegExp][] = [
+  ["fewer lines than the index counts", ndjson(line(0, "a")), 2, /^businesses\.ndjson holds 1 listings, the index 2\.$/],
+  [
+    "more lines than the index counts",
+    ndjson(line(0, "a"), line(1, "b")),
+    1,
+    /^businesses\.ndjson holds more listings than the index's 1\.$/,
+  ],
+  ["a last line without its newline", Buffer.from(line(0, "a")), 1, /^businesses\.ndjson holds 0 listings, the index 1\.$/],
+  [
+    "a line that does not start with its id",
+    ndjson(JSON.stringify({ slug: "a", id: ID(0) })),
+    1,
+    /^listing 1 of .* does not start with its id and slug\.$/,
+  ],
+  [
+    "an id that is not 36 characters",
+    ndjson(JSON.stringify({ id: "short", slug: "a" })),
+    1,
+    /^listing 1 of .* does not start with its id and slug\.$/,
+  ],
+  [
+    "a slug that does not end on its line",
+    ndjson(`{"id":"${ID(0)}","slug":"a`, '"}'),
+    1,
+    /^listing 1 of .* does not start with its id and slug\.$/,
+  ],
+];
+
 describe("the listing store refuses bytes it cannot rely on", () => {
-  const cases: [string, Buffer, number, RegExp][] = [
-    ["fewer lines than the index counts", ndjson(line(0, "a")), 2, /^businesses\.ndjson holds 1 listings, the index 2\.$/],
-    [
-      "more lines than the index counts",
-      ndjson(line(0, "a"), line(1, "b")),
-      1,
-      /^businesses\.ndjson holds more listings than the index's 1\.$/,
-    ],
-    ["a last line without its newline", Buffer.from(line(0, "a")), 1, /^businesses\.ndjson holds 0 listings, the index 1\.$/],
-    [
-      "a line that does not start with its id",
-      ndjson(JSON.stringify({ slug: "a", id: ID(0) })),
-      1,
-      /^listing 1 of .* does not start with its id and slug\.$/,
-    ],
-    [
-      "an id that is not 36 characters",
-      ndjson(JSON.stringify({ id: "short", slug: "a" })),
-      1,
-      /^listing 1 of .* does not start with its id and slug\.$/,
-    ],
-    [
-      "a slug that does not end on its line",
-      ndjson(`{"id":"${ID(0)}","slug":"a`, '"}'),
-      1,
-      /^listing 1 of .* does not start with its id and slug\.$/,
-    ],
-  ];
-  for (const [label, bytes, count, message] of cases) {
+  for (const [label, bytes, count, message] of REFUSED) {
     test(`when it holds ${label}`, () => {
       assert.throws(
         () => listingStore(bytes, count),
@@ -90,4 +106,87 @@ describe("the listing store refuses bytes it cannot rely on", () => {
       );
     });
   }
+});
+
+describe("the listing store reading its lines from disk", () => {
+  // Slugs of many lengths, so that lines cross chunk boundaries at every offset.
+  const slugs = Array.from({ length: 300 }, (_, rank) => `listing-${"x".repeat(rank % 37)}-${rank}`);
+  const bytes = ndjson(...slugs.map((slug, rank) => line(rank, slug)));
+  const held = listingStore(bytes, slugs.length);
+  let work: Awaited<ReturnType<typeof tempDir>>;
+  let path = "";
+  before(async () => {
+    work = await tempDir();
+    path = join(work.path, "businesses.ndjson");
+  });
+  after(() => work.remove());
+
+  // 16 bytes: a chunk shorter than any line, so the buffer must grow to hold one.
+  for (const chunkBytes of [16, 4096]) {
+    test(`holds the same lines, slugs and ids as the store held whole, reading ${chunkBytes} bytes at a time`, async () => {
+      await writeFile(path, bytes);
+      const { store, sha256 } = await listingStoreOnDisk(path, slugs.length, chunkBytes);
+      assert.equal(store.bytes, null);
+      assert.equal(sha256, createHash("sha256").update(bytes).digest("hex"));
+      assert.deepEqual(store.lineStarts, held.lineStarts);
+      for (const [rank, slug] of slugs.entries()) {
+        assert.equal(slugAt(store, rank), slug);
+        assert.equal(rankOf(store, slug), rank);
+        assert.equal(rankOf(store, ID(rank)), rank);
+        assert.deepEqual(lineAt(store, rank), lineAt(held, rank));
+      }
+      assert.equal(rankOf(store, "listing-"), undefined);
+      assert.deepEqual(bytesAt(store, 5, 5000), bytes.subarray(5, 5000));
+    });
+  }
+
+  test("copies a line into a larger buffer where it is told, as the store held whole does", async () => {
+    await writeFile(path, bytes);
+    const { store } = await listingStoreOnDisk(path, slugs.length);
+    const fromDisk = Buffer.alloc(200, 0x20);
+    const fromMemory = Buffer.alloc(200, 0x20);
+    assert.equal(copyLine(store, 7, fromDisk, 3), copyLine(held, 7, fromMemory, 3));
+    assert.deepEqual(fromDisk, fromMemory);
+  });
+
+  test("holds an empty directory", async () => {
+    await writeFile(path, "");
+    const { store } = await listingStoreOnDisk(path, 0);
+    assert.equal(store.count, 0);
+    assert.equal(rankOf(store, "anything"), undefined);
+  });
+
+  for (const [label, refused, count, message] of REFUSED) {
+    test(`refuses a file that holds ${label}, with the same message`, async () => {
+      await writeFile(path, refused);
+      await assert.rejects(
+        listingStoreOnDisk(path, count, 16),
+        (error: unknown) => error instanceof ListingShapeError && message.test(error.message),
+      );
+    });
+  }
+
+  test("still reads the lines it loaded after the file is replaced by another, as a build replaces dist/", async () => {
+    await writeFile(path, bytes);
+    const { store } = await listingStoreOnDisk(path, slugs.length);
+    await writeFile(`${path}.next`, ndjson(line(0, "another")));
+    await rename(`${path}.next`, path);
+    assert.deepEqual(lineAt(store, 299), lineAt(held, 299));
+  });
+
+  test("refuses to read a line of a file changed in place since it was loaded", async () => {
+    await writeFile(path, bytes);
+    const { store } = await listingStoreOnDisk(path, slugs.length);
+    await writeFile(path, bytes.toString("latin1").replace("listing-x-1", "listing-y-1"), "latin1");
+    assert.throws(
+      () => lineAt(store, 1),
+      (error: unknown) => error instanceof ListingReadError && error.message === "businesses.ndjson has changed since it was loaded.",
+    );
+    assert.deepEqual(lineAt(store, 2), lineAt(held, 2));
+    await truncate(path, held.lineStarts[250]);
+    assert.throws(
+      () => lineAt(store, 260),
+      (error: unknown) => error instanceof ListingReadError && error.message === "businesses.ndjson is shorter than when it was loaded.",
+    );
+  });
 });

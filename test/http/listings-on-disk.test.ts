@@ -1,0 +1,164 @@
+import assert from "node:assert/strict";
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { SNAPSHOT_FILES } from "../../src/snapshot/files.ts";
+import { type RunningServer, stableHeaders, startServer } from "../helpers/server.ts";
+import { buildSnapshot, FIXTURES, tempDir } from "../helpers/snapshot.ts";
+import { connectClient, type McpTestServer, rest, startMcpServer } from "../mcp/helpers.ts";
+
+/** LISTINGS_IN_MEMORY_MB=0: businesses.ndjson is read from disk per request, whatever its size. */
+const ON_DISK = { LISTINGS_IN_MEMORY_MB: "0" };
+
+describe("a replica reading its listings from disk answers as one holding them in memory", () => {
+  let work: Awaited<ReturnType<typeof tempDir>>;
+  let held: RunningServer;
+  let onDisk: RunningServer;
+  before(async () => {
+    work = await tempDir();
+    const dist = join(work.path, "dist");
+    await buildSnapshot(`${FIXTURES}basic`, dist);
+    held = await startServer(dist, { CACHE_SECONDS: "0" });
+    onDisk = await startServer(dist, { ...ON_DISK, CACHE_SECONDS: "0" });
+  });
+  after(async () => {
+    await held.close();
+    await onDisk.close();
+    await work.remove();
+  });
+
+  test("it holds no copy of the listings' bytes, and the other does", () => {
+    assert.equal(onDisk.service.current().directory?.listings.bytes, null);
+    assert.ok(Buffer.isBuffer(held.service.current().directory?.listings.bytes));
+  });
+
+  const requests: [method: string, path: string, headers?: Record<string, string>][] = [
+    ["GET", "/api/directory"],
+    ["GET", "/api/directory?q=plumb"],
+    ["GET", "/api/directory?country=IE&limit=1&offset=1"],
+    ["GET", "/api/directory/obrien-sons-plumbing"],
+    ["GET", "/api/directory/0B3A6F8E-1C2D-4E5F-8A9B-0C1D2E3F4A01"],
+    ["GET", "/api/directory/no-such-business"],
+    ["GET", "/businesses/obrien-sons-plumbing"],
+    ["GET", "/businesses/obrien-sons-plumbing/index.md"],
+    ["GET", "/businesses?q=garden"],
+    ["GET", "/businesses/index.md?q=plumb"],
+    ["GET", "/data/businesses.ndjson"],
+    ["HEAD", "/data/businesses.ndjson"],
+    ["GET", "/data/businesses.json"],
+    ["HEAD", "/data/businesses.json"],
+  ];
+  for (const [method, path, headers] of requests) {
+    test(`${method} ${path}: the same status, headers and bytes`, async () => {
+      const [a, b] = await Promise.all([held, onDisk].map((server) => fetch(`${server.url}${path}`, { method, headers })));
+      assert.ok(a !== undefined && b !== undefined);
+      assert.deepEqual({ status: b.status, headers: stableHeaders(b) }, { status: a.status, headers: stableHeaders(a) });
+      assert.deepEqual(Buffer.from(await b.arrayBuffer()), Buffer.from(await a.arrayBuffer()));
+    });
+  }
+
+  for (const path of ["/data/businesses.ndjson", "/data/businesses.json"]) {
+    test(`GET ${path} with its ETag answers 304 without a body, as the file held in memory does`, async () => {
+      const tag = (await fetch(`${onDisk.url}${path}`, { method: "HEAD" })).headers.get("etag") ?? "";
+      const [a, b] = await Promise.all(
+        [held, onDisk].map((server) => fetch(`${server.url}${path}`, { headers: { "if-none-match": tag } })),
+      );
+      assert.ok(a !== undefined && b !== undefined);
+      assert.deepEqual(
+        { status: b.status, headers: stableHeaders(b), body: await b.text() },
+        { status: 304, headers: stableHeaders(a), body: "" },
+      );
+    });
+  }
+
+  test("HEAD of a bulk file gives the length GET sends, from memory or disk", async () => {
+    for (const server of [held, onDisk]) {
+      for (const path of ["/data/businesses.ndjson", "/data/businesses.json"]) {
+        const head = await fetch(`${server.url}${path}`, { method: "HEAD" });
+        const get = await fetch(`${server.url}${path}`);
+        const length = (await get.arrayBuffer()).byteLength;
+        assert.deepEqual([head.headers.get("content-length"), get.headers.get("content-length")], [String(length), String(length)], path);
+      }
+    }
+  });
+
+  test("the bulk NDJSON file is the snapshot's file, byte for byte", async () => {
+    const file = await readFile(join(work.path, "dist", SNAPSHOT_FILES.businessesNdjson));
+    const response = await fetch(`${onDisk.url}/data/businesses.ndjson`);
+    assert.equal(response.headers.get("content-length"), String(file.length));
+    assert.deepEqual(Buffer.from(await response.arrayBuffer()), file);
+  });
+});
+
+describe("MCP on a replica reading its listings from disk", () => {
+  let server: McpTestServer;
+  let client: Client;
+  before(async () => {
+    server = await startMcpServer({ env: ON_DISK });
+    ({ client } = await connectClient(server, "2025-11-25"));
+  });
+  after(async () => {
+    await client.close();
+    await server.close();
+  });
+
+  test("search_businesses and get_business answer what REST answers", async () => {
+    for (const [name, args, path] of [
+      ["search_businesses", { q: "plumb" }, "/api/directory?q=plumb"],
+      ["search_businesses", { country: "IE", limit: 1, offset: 1 }, "/api/directory?country=IE&limit=1&offset=1"],
+      ["get_business", { identifier: "obrien-sons-plumbing" }, "/api/directory/obrien-sons-plumbing"],
+    ] as const) {
+      const expected = await rest(server, path);
+      assert.equal(expected.status, 200);
+      const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+      assert.equal(result.isError, undefined);
+      assert.deepEqual(result.structuredContent, expected.body);
+    }
+  });
+});
+
+describe("a replica reading its listings from disk, when businesses.ndjson is changed in place", () => {
+  let work: Awaited<ReturnType<typeof tempDir>>;
+  let server: RunningServer;
+  before(async () => {
+    work = await tempDir();
+    const dist = join(work.path, "dist");
+    await buildSnapshot(`${FIXTURES}basic`, dist);
+    server = await startServer(dist, { ...ON_DISK, CACHE_SECONDS: "0" });
+    // Not as a build replaces dist/ (a new folder swapped in), but over the loaded file itself.
+    const path = join(dist, SNAPSHOT_FILES.businessesNdjson);
+    await writeFile(path, (await readFile(path, "utf8")).replace('"slug":"obrien-sons-plumbing"', '"slug":"obrien-sons-plumbinh"'));
+  });
+  after(async () => {
+    await server.close();
+    await work.remove();
+  });
+
+  for (const path of ["/api/directory/obrien-sons-plumbing", "/api/directory?q=obrien"]) {
+    test(`GET ${path} answers 503 directory_unavailable rather than the changed bytes`, async () => {
+      const response = await fetch(`${server.url}${path}`);
+      assert.deepEqual(
+        { status: response.status, retryAfter: response.headers.get("retry-after"), body: await response.json() },
+        {
+          status: 503,
+          retryAfter: "30",
+          body: {
+            error: {
+              code: "directory_unavailable",
+              message: "The directory data is unavailable right now. This is not an empty result.",
+              resolution: "Wait 30 seconds and retry; the offerings catalog still works meanwhile.",
+            },
+          },
+        },
+      );
+    });
+  }
+
+  test("the listing's page answers 503 too", async () => {
+    const response = await fetch(`${server.url}/businesses/obrien-sons-plumbing`);
+    assert.equal(response.status, 503);
+    assert.doesNotMatch(await response.text(), /obrien-sons-plumbinh/);
+  });
+});
