@@ -37,6 +37,8 @@ export interface ListingStore {
   readonly bytes: Buffer | null;
   /** businesses.ndjson open for reading when `bytes` is null; -1 otherwise. */
   readonly fd: number;
+  /** Lines read from disk lately, when `bytes` is null. */
+  readonly recent: RecentLines | null;
   /** Line `rank` is bytes lineStarts[rank] .. lineStarts[rank + 1] - 1 of the file (its newline excluded). */
   readonly lineStarts: Uint32Array;
   /**
@@ -148,7 +150,62 @@ export function listingStore(bytes: Buffer, count: number): ListingStore {
   }
   if (position !== bytes.length) throw new ListingShapeError(`businesses.ndjson holds more listings than the index's ${count}.`);
   lineStarts[count] = position;
-  return { count, bytes, fd: -1, lineStarts, ...lookup };
+  return { count, bytes, fd: -1, recent: null, lineStarts, ...lookup };
+}
+
+/** The memory the lines read from disk may keep, in bytes: listings asked for often are read once. */
+const RECENT_LINE_BYTES = 32 * 2 ** 20;
+/** Lines are kept in chunks of this many bytes, cut in order. */
+const RECENT_CHUNK_BYTES = 2 ** 20;
+
+/**
+ * Lines read from disk, kept by rank, as MCP's escaped listings are (src/core/service.ts): an
+ * array lookup per line, and when full it starts afresh. Each kept line is a view of a chunk
+ * that is never written again, so a line still being sent is never overwritten.
+ */
+export class RecentLines {
+  readonly #count: number;
+  readonly #maxBytes: number;
+  #byRank: (Buffer | undefined)[];
+  #chunk = Buffer.allocUnsafeSlow(0);
+  #used = 0;
+  #bytes = 0;
+
+  constructor(count: number, maxBytes = RECENT_LINE_BYTES) {
+    this.#count = count;
+    this.#maxBytes = maxBytes;
+    this.#byRank = this.#empty();
+  }
+
+  /** One slot per listing, made at full length so that V8 keeps it a fast (holey) array. */
+  #empty(): (Buffer | undefined)[] {
+    return new Array<Buffer | undefined>(this.#count);
+  }
+
+  get(rank: number): Buffer | undefined {
+    return this.#byRank[rank];
+  }
+
+  /** Room for a line of `length` bytes, to be read into and then kept with `keep`. */
+  room(length: number): Buffer {
+    if (length > RECENT_CHUNK_BYTES) return Buffer.allocUnsafeSlow(length);
+    if (this.#used + length > this.#chunk.length) {
+      this.#chunk = Buffer.allocUnsafeSlow(RECENT_CHUNK_BYTES);
+      this.#used = 0;
+    }
+    return this.#chunk.subarray(this.#used, this.#used + length);
+  }
+
+  /** Keeps `line`, which `room` gave and which now holds the line of listing `rank`. */
+  keep(rank: number, line: Buffer): void {
+    if (this.#bytes + line.length > this.#maxBytes) {
+      this.#byRank = this.#empty();
+      this.#bytes = 0;
+    }
+    if (line.buffer === this.#chunk.buffer) this.#used += line.length;
+    this.#byRank[rank] = line;
+    this.#bytes += line.length;
+  }
 }
 
 const readAt = promisify(read);
@@ -229,7 +286,17 @@ export async function listingStoreOnDisk(
     // Only the keys' own length stays in memory.
     const exact = Buffer.allocUnsafeSlow(keyEnd);
     keys.copy(exact, 0, 0, keyEnd);
-    const store: ListingStore = { count, bytes: null, fd, lineStarts, keys: exact, keyStarts, slugEnds, table };
+    const store: ListingStore = {
+      count,
+      bytes: null,
+      fd,
+      recent: new RecentLines(count),
+      lineStarts,
+      keys: exact,
+      keyStarts,
+      slugEnds,
+      table,
+    };
     openFiles.register(store, fd);
     return { store, sha256: hash.digest("hex") };
   } catch (error) {
@@ -280,30 +347,42 @@ function copyRange(store: ListingStore, start: number, end: number, target: Buff
   return bytesRead;
 }
 
-/** Copies the line of listing `rank` (without its newline) into `target` at `at`; returns its length. */
-export function copyLine(store: ListingStore, rank: number, target: Buffer, at: number): number {
+/**
+ * Reads the line of listing `rank` (without its newline) into `target` at `at`; returns its
+ * length. The line must still start with the id and slug loaded: a file changed in place (not
+ * replaced as the build replaces dist/) is refused rather than served unchecked.
+ */
+function readLine(store: ListingStore, rank: number, target: Buffer, at: number): number {
   const start = store.lineStarts[rank] ?? 0;
-  const copied = copyRange(store, start, (store.lineStarts[rank + 1] ?? 1) - 1, target, at);
-  // Read from disk, the line must still start with the id and slug loaded: a file replaced in
-  // place (not as the build replaces dist/) is refused rather than served unchecked.
-  if (store.bytes === null) {
-    const keyStart = store.keyStarts[rank] ?? 0;
-    const keyLength = (store.slugEnds[rank] ?? 0) - keyStart;
-    if (copied < keyLength || target.compare(store.keys, keyStart, keyStart + keyLength, at, at + keyLength) !== 0) {
-      throw new ListingReadError("businesses.ndjson has changed since it was loaded.");
-    }
+  const read = copyRange(store, start, (store.lineStarts[rank + 1] ?? 1) - 1, target, at);
+  const keyStart = store.keyStarts[rank] ?? 0;
+  const keyLength = (store.slugEnds[rank] ?? 0) - keyStart;
+  if (read < keyLength || target.compare(store.keys, keyStart, keyStart + keyLength, at, at + keyLength) !== 0) {
+    throw new ListingReadError("businesses.ndjson has changed since it was loaded.");
   }
-  return copied;
+  return read;
 }
 
-/** The line of listing `rank` without its newline: a view of the held bytes, or a copy read from disk. */
+/** The line of listing `rank` without its newline: a view of the held bytes, or of a line read from disk and kept. */
 export function lineAt(store: ListingStore, rank: number): Buffer {
   const start = store.lineStarts[rank] ?? 0;
   const end = (store.lineStarts[rank + 1] ?? 1) - 1;
-  if (store.bytes !== null) return store.bytes.subarray(start, end);
-  const line = Buffer.allocUnsafe(end - start);
-  copyLine(store, rank, line, 0);
+  const { bytes, recent } = store;
+  if (bytes !== null) return bytes.subarray(start, end);
+  let line = recent?.get(rank);
+  if (line === undefined) {
+    line = recent === null ? Buffer.allocUnsafe(end - start) : recent.room(end - start);
+    readLine(store, rank, line, 0);
+    recent?.keep(rank, line);
+  }
   return line;
+}
+
+/** Copies the line of listing `rank` (without its newline) into `target` at `at`; returns its length. */
+export function copyLine(store: ListingStore, rank: number, target: Buffer, at: number): number {
+  const { bytes } = store;
+  if (bytes !== null) return bytes.copy(target, at, store.lineStarts[rank] ?? 0, (store.lineStarts[rank + 1] ?? 1) - 1);
+  return lineAt(store, rank).copy(target, at);
 }
 
 /** Bytes start..end of businesses.ndjson: a view of the held bytes, or a copy read from disk. */

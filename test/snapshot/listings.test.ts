@@ -11,6 +11,7 @@ import {
   lineAt,
   listingStore,
   listingStoreOnDisk,
+  RecentLines,
   rankOf,
   slugAt,
 } from "../../src/snapshot/listings.ts";
@@ -174,6 +175,15 @@ describe("the listing store reading its lines from disk", () => {
     assert.deepEqual(lineAt(store, 299), lineAt(held, 299));
   });
 
+  test("keeps a line it has read: asked again, it answers the line as loaded without reading the file", async () => {
+    await writeFile(path, bytes);
+    const { store } = await listingStoreOnDisk(path, slugs.length);
+    const first = lineAt(store, 1);
+    await writeFile(path, bytes.toString("latin1").replace("listing-x-1", "listing-y-1"), "latin1");
+    assert.equal(lineAt(store, 1), first);
+    assert.deepEqual(first, lineAt(held, 1));
+  });
+
   test("refuses to read a line of a file changed in place since it was loaded", async () => {
     await writeFile(path, bytes);
     const { store } = await listingStoreOnDisk(path, slugs.length);
@@ -189,4 +199,21 @@ describe("the listing store reading its lines from disk", () => {
       (error: unknown) => error instanceof ListingReadError && error.message === "businesses.ndjson is shorter than when it was loaded.",
     );
   });
+});
+
+test("lines kept from disk are bounded in bytes: the store starts afresh when the next would pass the bound", () => {
+  const recent = new RecentLines(4, 10);
+  const put = (rank: number, text: string) => {
+    const room = recent.room(text.length);
+    room.write(text, "latin1");
+    recent.keep(rank, room);
+    return room;
+  };
+  const a = put(0, "aaaa");
+  const b = put(1, "bbbbbb");
+  assert.deepEqual([recent.get(0), recent.get(1)], [a, b]);
+  const c = put(2, "c");
+  assert.deepEqual([recent.get(0), recent.get(1), recent.get(2)], [undefined, undefined, c]);
+  // Lines given out before are never written over.
+  assert.deepEqual([a.toString(), b.toString(), c.toString()], ["aaaa", "bbbbbb", "c"]);
 });
