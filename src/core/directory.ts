@@ -190,24 +190,27 @@ export function findBusiness(directory: Directory, identifier: string): number |
   return rankOf(directory.listings, identifier) ?? rankOf(directory.listings, identifier.toLowerCase());
 }
 
-/** Runs a read of the listings' bytes; a file that cannot be read makes the directory unavailable (503). */
-function reading<T>(read: () => T): T {
-  try {
-    return read();
-  } catch (error) {
-    if (error instanceof ListingReadError) throw directoryUnavailable();
-    throw error;
-  }
+/** A listings file that cannot be read makes the directory unavailable (503). */
+function unreadable(error: unknown): unknown {
+  return error instanceof ListingReadError ? directoryUnavailable() : error;
 }
 
-/** A listing's JSON, exactly as the snapshot holds it (and REST answers it): a view of the held bytes, or read from disk. */
+/** A listing's JSON, exactly as the snapshot holds it (and REST answers it): a view of the held bytes, or of a line read from disk. */
 export function listingJson(directory: Directory, rank: number): Buffer {
-  return reading(() => lineAt(directory.listings, rank));
+  try {
+    return lineAt(directory.listings, rank);
+  } catch (error) {
+    throw unreadable(error);
+  }
 }
 
 /** Copies a listing's JSON into `target` at `at`; returns its length. */
 export function copyListingJson(directory: Directory, rank: number, target: Buffer, at: number): number {
-  return reading(() => copyLine(directory.listings, rank, target, at));
+  try {
+    return copyLine(directory.listings, rank, target, at);
+  } catch (error) {
+    throw unreadable(error);
+  }
 }
 
 /** A listing's fields, parsed from its JSON (for pages and MCP, which need more than the bytes). */
