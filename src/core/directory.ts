@@ -2,7 +2,7 @@ import { LRUCache } from "lru-cache";
 import { DIRECTORY_MAX_OFFSET } from "../contract.ts";
 import type { PublicBusiness } from "../schemas/business.ts";
 import { compareSuffix, type Postings } from "../snapshot/directory-index.ts";
-import { copyLine, ListingReadError, lineAt, rankOf } from "../snapshot/listings.ts";
+import { checkListingFile, copyLine, ListingReadError, type ListingStore, lineAt, rankOf } from "../snapshot/listings.ts";
 import { fold, words } from "../snapshot/text.ts";
 import type { Directory } from "../snapshot/types.ts";
 import { directoryUnavailable } from "./errors.ts";
@@ -215,5 +215,21 @@ export function copyListingJson(directory: Directory, rank: number, target: Buff
 
 /** A listing's fields, parsed from its JSON (for pages and MCP, which need more than the bytes). */
 export function listingAt(directory: Directory, rank: number): PublicBusiness {
-  return JSON.parse(listingJson(directory, rank).toString("utf8")) as PublicBusiness;
+  const json = listingJson(directory, rank).toString("utf8");
+  try {
+    return JSON.parse(json) as PublicBusiness;
+  } catch {
+    // Only a file changed in place since it was checked, and read from disk, gets here.
+    throw directoryUnavailable();
+  }
+}
+
+/** The listings for a bulk download, once their file is found as loaded (503 otherwise). */
+export function bulkListings(directory: Directory): ListingStore {
+  try {
+    checkListingFile(directory.listings);
+  } catch (error) {
+    throw unreadable(error);
+  }
+  return directory.listings;
 }

@@ -33,7 +33,7 @@ import {
   TEXT_TYPE,
   XML_TYPE,
 } from "../contract.ts";
-import { findBusiness, listingAt } from "../core/directory.ts";
+import { bulkListings, findBusiness, listingAt } from "../core/directory.ts";
 import { ApiError } from "../core/errors.ts";
 import type { CatalogService } from "../core/service.ts";
 import { helpForEmptySearch } from "../core/suggest.ts";
@@ -434,28 +434,19 @@ export const pagesPlugin: FastifyPluginAsync<{ service: CatalogService }> = asyn
     config: cacheable,
     handler: async (request, reply) =>
       withDirectory(request, reply, false, () => {
-        const { listings } = service.directory();
+        const listings = bulkListings(service.directory());
         const tag = `"${service.current().manifest.version}-ndjson"`;
-        reply.header("etag", tag).type(NDJSON_TYPE);
-        if (listings.bytes !== null) return reply.send(listings.bytes);
-        reply.header("cache-control", CACHE_CONTROL_SUCCESS);
-        if (matchesIfNoneMatch(request, tag)) return reply.code(304).send();
-        reply.header("content-length", listings.lineStarts[listings.count] ?? 0);
-        return reply.send(Readable.from(request.method === "HEAD" ? [] : fileChunks(listings)));
+        if (listings.bytes !== null) return reply.header("etag", tag).type(NDJSON_TYPE).send(listings.bytes);
+        return sendStreamed(request, reply, tag, NDJSON_TYPE, listings.lineStarts[listings.count] ?? 0, () => fileChunks(listings));
       }),
   });
   readOnlyRoute(app, {
     url: BULK_JSON_PATH,
     handler: async (request, reply) =>
       withDirectory(request, reply, false, () => {
-        const { listings } = service.directory();
+        const listings = bulkListings(service.directory());
         const tag = `"${service.current().manifest.version}-json"`;
-        reply.headers({ etag: tag, "cache-control": CACHE_CONTROL_SUCCESS });
-        if (matchesIfNoneMatch(request, tag)) return reply.code(304).send();
-        reply.header("content-length", jsonArrayLength(listings)).type(JSON_TYPE);
-        // HEAD: an empty stream, so that fastify keeps the Content-Length above (a null body would
-        // be sent as JSON "null" and measured as 4 bytes).
-        return reply.send(Readable.from(request.method === "HEAD" ? [] : jsonArrayOfLines(listings)));
+        return sendStreamed(request, reply, tag, JSON_TYPE, jsonArrayLength(listings), () => jsonArrayOfLines(listings));
       }),
   });
 };
@@ -479,11 +470,32 @@ function pageOf(request: FastifyRequest): string {
   return (request.params as { page: string }).page;
 }
 
+/**
+ * A bulk file made as it streams: its length up front, 304 for a matching If-None-Match, and for
+ * HEAD an empty stream, so that fastify keeps that length (a null body would be measured as the 4
+ * bytes of JSON "null"), as caching.ts keeps a page's length for HEAD.
+ */
+function sendStreamed(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  tag: string,
+  type: string,
+  length: number,
+  body: () => AsyncGenerator<Buffer>,
+): FastifyReply {
+  reply.headers({ etag: tag, "cache-control": CACHE_CONTROL_SUCCESS }).type(type);
+  const notModified = matchesIfNoneMatch(request, tag);
+  if (notModified) reply.code(304);
+  if (request.method === "HEAD") return reply.header("content-length", length).send(Readable.from([]));
+  if (notModified) return reply.send();
+  return reply.header("content-length", length).send(Readable.from(body()));
+}
+
 /** businesses.ndjson read from disk a megabyte at a time. */
-function* fileChunks(listings: ListingStore): Generator<Buffer> {
+async function* fileChunks(listings: ListingStore): AsyncGenerator<Buffer> {
   const size = listings.lineStarts[listings.count] ?? 0;
   const CHUNK = 2 ** 20;
-  for (let from = 0; from < size; from += CHUNK) yield bytesAt(listings, from, Math.min(from + CHUNK, size));
+  for (let from = 0; from < size; from += CHUNK) yield await bytesAt(listings, from, Math.min(from + CHUNK, size));
 }
 
 /** The length of businesses.json: every listing's bytes, plus "[\n", ",\n" between listings and "\n]\n". */
@@ -496,14 +508,14 @@ function jsonArrayLength(listings: ListingStore): number {
  * businesses.json made from businesses.ndjson as it streams: "[", the lines joined by ",", "]",
  * byte for byte the file the build wrote, without holding a second copy of the directory.
  */
-function* jsonArrayOfLines(listings: ListingStore): Generator<Buffer> {
+async function* jsonArrayOfLines(listings: ListingStore): AsyncGenerator<Buffer> {
   const { count, lineStarts } = listings;
   yield Buffer.from("[\n");
   const CHUNK = 512;
   for (let from = 0; from < count; from += CHUNK) {
     const to = Math.min(from + CHUNK, count);
     const first = lineStarts[from] ?? 0;
-    const lines = bytesAt(listings, first, lineStarts[to] ?? 0);
+    const lines = await bytesAt(listings, first, lineStarts[to] ?? 0);
     const pieces: Buffer[] = [];
     for (let rank = from; rank < to; rank += 1) {
       if (rank > 0) pieces.push(COMMA_NEWLINE);

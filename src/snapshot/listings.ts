@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { closeSync, openSync, read, readSync } from "node:fs";
+import { closeSync, fstatSync, openSync, read, readSync } from "node:fs";
 import { promisify } from "node:util";
 
 /**
@@ -186,7 +186,7 @@ export class RecentLines {
     return this.#byRank[rank];
   }
 
-  /** Room for a line of `length` bytes, to be read into and then kept with `keep`. */
+  /** Room for `length` bytes, to be read into and then kept with `keep`. */
   room(length: number): Buffer {
     if (length > RECENT_CHUNK_BYTES) return Buffer.allocUnsafeSlow(length);
     if (this.#used + length > this.#chunk.length) {
@@ -196,19 +196,19 @@ export class RecentLines {
     return this.#chunk.subarray(this.#used, this.#used + length);
   }
 
-  /** Keeps `line`, which `room` gave and which now holds the line of listing `rank`. */
-  keep(rank: number, line: Buffer): void {
-    if (this.#bytes + line.length > this.#maxBytes) {
+  /** Keeps the first `length` bytes of `room` (which `room` gave) as the line of listing `rank`; returns them. */
+  keep(rank: number, room: Buffer, length: number): Buffer {
+    if (this.#bytes + length > this.#maxBytes) {
       this.#byRank = this.#empty();
       this.#bytes = 0;
     }
-    if (line.buffer === this.#chunk.buffer) this.#used += line.length;
+    if (room.buffer === this.#chunk.buffer) this.#used += room.length;
+    const line = room.subarray(0, length);
     this.#byRank[rank] = line;
-    this.#bytes += line.length;
+    this.#bytes += length;
+    return line;
   }
 }
-
-const readAt = promisify(read);
 
 /** Closes the file of a store read from disk once nothing holds the store (a replaced snapshot). */
 const openFiles = new FinalizationRegistry<number>((fd) => {
@@ -218,6 +218,18 @@ const openFiles = new FinalizationRegistry<number>((fd) => {
     // Already closed.
   }
 });
+
+/**
+ * Closes the file of a store read from disk that is not going to be used (its snapshot was
+ * refused), rather than wait for it to be collected.
+ */
+export function closeListingStore(store: ListingStore): void {
+  if (store.fd < 0) return;
+  openFiles.unregister(store);
+  closeSync(store.fd);
+}
+
+const readAt = promisify(read);
 
 /**
  * Reads the lines of the file at `path` a chunk at a time, as `listingStore` reads them, and
@@ -297,7 +309,7 @@ export async function listingStoreOnDisk(
       slugEnds,
       table,
     };
-    openFiles.register(store, fd);
+    openFiles.register(store, fd, store);
     return { store, sha256: hash.digest("hex") };
   } catch (error) {
     closeSync(fd);
@@ -331,12 +343,8 @@ export function lineLength(store: ListingStore, rank: number): number {
   return (store.lineStarts[rank + 1] ?? 0) - 1 - (store.lineStarts[rank] ?? 0);
 }
 
-/**
- * Copies bytes start..end of the file into `target` at `at`; returns how many. Read from disk,
- * the bytes must end where a line ends, or the file is not the one loaded.
- */
-function copyRange(store: ListingStore, start: number, end: number, target: Buffer, at: number): number {
-  if (store.bytes !== null) return store.bytes.copy(target, at, start, end);
+/** Bytes start..end of the file into `target` at `at`; the file must still hold them all. */
+function readRange(store: ListingStore, start: number, end: number, target: Buffer, at: number): void {
   let bytesRead: number;
   try {
     bytesRead = readSync(store.fd, target, at, end - start, start);
@@ -344,38 +352,31 @@ function copyRange(store: ListingStore, start: number, end: number, target: Buff
     throw new ListingReadError(`businesses.ndjson cannot be read: ${(error as Error).message}`);
   }
   if (bytesRead !== end - start) throw new ListingReadError("businesses.ndjson is shorter than when it was loaded.");
-  return bytesRead;
 }
 
 /**
- * Reads the line of listing `rank` (without its newline) into `target` at `at`; returns its
- * length. The line must still start with the id and slug loaded: a file changed in place (not
- * replaced as the build replaces dist/) is refused rather than served unchecked.
+ * The line of listing `rank` without its newline: a view of the held bytes, or of a line read
+ * from disk and kept. Read from disk, the line must still start with the id and slug loaded and
+ * end where it ended: a file changed in place (not replaced as the build replaces dist/) is
+ * refused rather than served unchecked, as far as those bytes tell.
  */
-function readLine(store: ListingStore, rank: number, target: Buffer, at: number): number {
-  const start = store.lineStarts[rank] ?? 0;
-  const read = copyRange(store, start, (store.lineStarts[rank + 1] ?? 1) - 1, target, at);
-  const keyStart = store.keyStarts[rank] ?? 0;
-  const keyLength = (store.slugEnds[rank] ?? 0) - keyStart;
-  if (read < keyLength || target.compare(store.keys, keyStart, keyStart + keyLength, at, at + keyLength) !== 0) {
-    throw new ListingReadError("businesses.ndjson has changed since it was loaded.");
-  }
-  return read;
-}
-
-/** The line of listing `rank` without its newline: a view of the held bytes, or of a line read from disk and kept. */
 export function lineAt(store: ListingStore, rank: number): Buffer {
   const start = store.lineStarts[rank] ?? 0;
   const end = (store.lineStarts[rank + 1] ?? 1) - 1;
   const { bytes, recent } = store;
   if (bytes !== null) return bytes.subarray(start, end);
-  let line = recent?.get(rank);
-  if (line === undefined) {
-    line = recent === null ? Buffer.allocUnsafe(end - start) : recent.room(end - start);
-    readLine(store, rank, line, 0);
-    recent?.keep(rank, line);
+  const kept = recent?.get(rank);
+  if (kept !== undefined) return kept;
+  const length = end - start;
+  // The line and its newline.
+  const room = recent === null ? Buffer.allocUnsafe(length + 1) : recent.room(length + 1);
+  readRange(store, start, end + 1, room, 0);
+  const keyStart = store.keyStarts[rank] ?? 0;
+  const keyLength = (store.slugEnds[rank] ?? 0) - keyStart;
+  if (room[length] !== NEWLINE || room.compare(store.keys, keyStart, keyStart + keyLength, 0, keyLength) !== 0) {
+    throw new ListingReadError("businesses.ndjson has changed since it was loaded.");
   }
-  return line;
+  return recent === null ? room.subarray(0, length) : recent.keep(rank, room, length);
 }
 
 /** Copies the line of listing `rank` (without its newline) into `target` at `at`; returns its length. */
@@ -385,10 +386,31 @@ export function copyLine(store: ListingStore, rank: number, target: Buffer, at: 
   return lineAt(store, rank).copy(target, at);
 }
 
-/** Bytes start..end of businesses.ndjson: a view of the held bytes, or a copy read from disk. */
-export function bytesAt(store: ListingStore, start: number, end: number): Buffer {
+/** Throws ListingReadError when a store read from disk no longer finds its file the length it loaded. */
+export function checkListingFile(store: ListingStore): void {
+  if (store.bytes !== null) return;
+  let size: number;
+  try {
+    size = fstatSync(store.fd).size;
+  } catch (error) {
+    throw new ListingReadError(`businesses.ndjson cannot be read: ${(error as Error).message}`);
+  }
+  if (size !== store.lineStarts[store.count]) throw new ListingReadError("businesses.ndjson has changed since it was loaded.");
+}
+
+/**
+ * Bytes start..end of businesses.ndjson, for the bulk downloads: a view of the held bytes, or
+ * read from disk without holding the event loop.
+ */
+export async function bytesAt(store: ListingStore, start: number, end: number): Promise<Buffer> {
   if (store.bytes !== null) return store.bytes.subarray(start, end);
   const bytes = Buffer.allocUnsafe(end - start);
-  copyRange(store, start, end, bytes, 0);
+  let bytesRead: number;
+  try {
+    ({ bytesRead } = await readAt(store.fd, bytes, 0, end - start, start));
+  } catch (error) {
+    throw new ListingReadError(`businesses.ndjson cannot be read: ${(error as Error).message}`);
+  }
+  if (bytesRead !== end - start) throw new ListingReadError("businesses.ndjson is shorter than when it was loaded.");
   return bytes;
 }

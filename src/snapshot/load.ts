@@ -20,7 +20,7 @@ import {
   VERIFIED_FILES,
 } from "./files.ts";
 import { ListingCheckError, startListingCheck } from "./listing-check.ts";
-import { ListingShapeError, type ListingStore, listingStore, listingStoreOnDisk } from "./listings.ts";
+import { closeListingStore, ListingShapeError, type ListingStore, listingStore, listingStoreOnDisk } from "./listings.ts";
 import { INDEX_FORMAT_VERSION, OFFERING_INDEX_OPTIONS, type OfferingIndexDocument } from "./search-index.ts";
 import type { Catalog, Directory, Snapshot } from "./types.ts";
 
@@ -151,7 +151,10 @@ async function loadListings(distDir: string, manifest: Manifest, count: number, 
       if ((await fileSha256(path).catch(() => "")) !== expected.sha256) throw notTheFile();
       throw error;
     }
-    if (loaded.store.lineStarts[count] !== expected.bytes || loaded.sha256 !== expected.sha256) throw notTheFile();
+    if (loaded.store.lineStarts[count] !== expected.bytes || loaded.sha256 !== expected.sha256) {
+      closeListingStore(loaded.store);
+      throw notTheFile();
+    }
     return loaded.store;
   } catch (error) {
     if (error instanceof ListingShapeError) throw new SnapshotError(error.message);
@@ -160,10 +163,15 @@ async function loadListings(distDir: string, manifest: Manifest, count: number, 
 }
 
 async function loadDirectory(distDir: string, manifest: Manifest, options: LoadOptions): Promise<Directory> {
+  const size = manifest.files.businessesNdjson.bytes;
+  // Where each line starts is held as a 32-bit number.
+  if (size >= 2 ** 32) {
+    throw new SnapshotError(`businesses.ndjson is ${size} bytes; the server reads less than 4 GiB of listings (about 5.8 million).`);
+  }
   // The schema check runs in its workers from the start, while this thread reads the files and
   // builds the lookups.
   const check = startListingCheck(snapshotPath(distDir, "businessesNdjson"), manifest.files.businessesNdjson);
-  const inMemory = manifest.files.businessesNdjson.bytes <= (options.listingsInMemoryBytes ?? DEFAULT_LISTINGS_IN_MEMORY_BYTES);
+  const inMemory = size <= (options.listingsInMemoryBytes ?? DEFAULT_LISTINGS_IN_MEMORY_BYTES);
   const bytes = inMemory ? readVerified(distDir, manifest, "businessesNdjson") : null;
   // Settled when loading stops early; its failure is reported by loadListings.
   bytes?.catch(() => {});
@@ -183,15 +191,16 @@ async function loadDirectory(distDir: string, manifest: Manifest, options: LoadO
       throw new SnapshotError("businesses.ndjson is not the file the directory index was built from.");
     }
     const listings = await loadListings(distDir, manifest, index.count, bytes);
-    const terms = new SearchableMap<number>();
-    for (const [term, text] of index.terms.entries()) terms.set(text, term);
-    const countryIndex = new Map(index.countries.map((code, i) => [code, i]));
     try {
       await check.finish(listings.lineStarts);
     } catch (error) {
+      closeListingStore(listings);
       if (error instanceof ListingCheckError) throw new SnapshotError(error.message);
       throw error;
     }
+    const terms = new SearchableMap<number>();
+    for (const [term, text] of index.terms.entries()) terms.set(text, term);
+    const countryIndex = new Map(index.countries.map((code, i) => [code, i]));
     return { index, listings, terms, countryIndex };
   } finally {
     check.stop();

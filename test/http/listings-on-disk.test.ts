@@ -73,6 +73,19 @@ describe("a replica reading its listings from disk answers as one holding them i
     });
   }
 
+  for (const path of ["/data/businesses.ndjson", "/data/businesses.json"]) {
+    test(`HEAD ${path} with its ETag answers 304 with the length GET sends, as the file held in memory does`, async () => {
+      const tag = (await fetch(`${onDisk.url}${path}`, { method: "HEAD" })).headers.get("etag") ?? "";
+      const length = (await (await fetch(`${onDisk.url}${path}`)).arrayBuffer()).byteLength;
+      const [a, b] = await Promise.all(
+        [held, onDisk].map((server) => fetch(`${server.url}${path}`, { method: "HEAD", headers: { "if-none-match": tag } })),
+      );
+      assert.ok(a !== undefined && b !== undefined);
+      assert.deepEqual({ status: b.status, headers: stableHeaders(b) }, { status: 304, headers: stableHeaders(a) });
+      assert.equal(b.headers.get("content-length"), String(length));
+    });
+  }
+
   test("HEAD of a bulk file gives the length GET sends, from memory or disk", async () => {
     for (const server of [held, onDisk]) {
       for (const path of ["/data/businesses.ndjson", "/data/businesses.json"]) {
@@ -129,14 +142,22 @@ describe("a replica reading its listings from disk, when businesses.ndjson is ch
     server = await startServer(dist, { ...ON_DISK, CACHE_SECONDS: "0" });
     // Not as a build replaces dist/ (a new folder swapped in), but over the loaded file itself.
     const path = join(dist, SNAPSHOT_FILES.businessesNdjson);
-    await writeFile(path, (await readFile(path, "utf8")).replace('"slug":"obrien-sons-plumbing"', '"slug":"obrien-sons-plumbinh"'));
+    const text = (await readFile(path, "utf8"))
+      // A slug changed.
+      .replace('"slug":"obrien-sons-plumbing"', '"slug":"obrien-sons-plumbinh"')
+      // A name one letter longer (the last listing but one): the line no longer ends where it did.
+      .replace('"name":"Leeds Plumbing & Heating"', '"name":"Leeds Plumbing & Heating!"')
+      // The same length, but no longer JSON.
+      .replace('"name":"apex Electrical"', '"name" "apex Electrical"');
+    assert.equal(text.length, (await readFile(path, "utf8")).length + 1);
+    await writeFile(path, text);
   });
   after(async () => {
     await server.close();
     await work.remove();
   });
 
-  for (const path of ["/api/directory/obrien-sons-plumbing", "/api/directory?q=obrien"]) {
+  for (const path of ["/api/directory/obrien-sons-plumbing", "/api/directory?q=obrien", "/api/directory/leeds-plumbing-heating"]) {
     test(`GET ${path} answers 503 directory_unavailable rather than the changed bytes`, async () => {
       const response = await fetch(`${server.url}${path}`);
       assert.deepEqual(
@@ -156,9 +177,24 @@ describe("a replica reading its listings from disk, when businesses.ndjson is ch
     });
   }
 
-  test("the listing's page answers 503 too", async () => {
-    const response = await fetch(`${server.url}/businesses/obrien-sons-plumbing`);
-    assert.equal(response.status, 503);
-    assert.doesNotMatch(await response.text(), /obrien-sons-plumbinh/);
-  });
+  for (const slug of ["obrien-sons-plumbing", "apex-electrical"]) {
+    test(`the page of ${slug} answers 503 too, in HTML and in Markdown`, async () => {
+      for (const path of [`/businesses/${slug}`, `/businesses/${slug}/index.md`]) {
+        const response = await fetch(`${server.url}${path}`);
+        assert.equal(response.status, 503, path);
+        assert.doesNotMatch(await response.text(), /obrien-sons-plumbinh|"name" "/);
+      }
+    });
+  }
+
+  for (const path of ["/data/businesses.ndjson", "/data/businesses.json"]) {
+    test(`GET ${path} answers 503 before sending anything, the file no longer its loaded length`, async () => {
+      const response = await fetch(`${server.url}${path}`);
+      assert.deepEqual(
+        { status: response.status, etag: response.headers.get("etag"), type: response.headers.get("content-type") },
+        { status: 503, etag: null, type: "text/html; charset=utf-8" },
+      );
+      await response.arrayBuffer();
+    });
+  }
 });

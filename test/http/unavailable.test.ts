@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { SNAPSHOT_FILES } from "../../src/snapshot/files.ts";
+import { LISTING_BLOCK_BYTES, SNAPSHOT_FILES } from "../../src/snapshot/files.ts";
 import { loadSnapshot } from "../../src/snapshot/load.ts";
 import { OpenApiValidator } from "../helpers/openapi.ts";
 import { type RunningServer, startServer } from "../helpers/server.ts";
@@ -78,6 +78,16 @@ const DAMAGE: Record<string, [apply: (dist: string) => Promise<void>, problem: R
   "the listings are fewer than the index says, though the manifest and the index agree": [
     (dist) => replaceListings(dist, ""),
     /businesses\.ndjson holds 0 listings, the index 9/,
+  ],
+  "the manifest says businesses.ndjson is 4 GiB, more than line starts of 32 bits can reach": [
+    async (dist) => {
+      const path = join(dist, SNAPSHOT_FILES.manifest);
+      const manifest = JSON.parse(await readFile(path, "utf8")) as { files: { businessesNdjson: { bytes: number; blocks: string[] } } };
+      manifest.files.businessesNdjson.bytes = 2 ** 32;
+      manifest.files.businessesNdjson.blocks = Array.from({ length: 2 ** 32 / LISTING_BLOCK_BYTES }, () => "0".repeat(64));
+      await writeFile(path, JSON.stringify(manifest));
+    },
+    /^snapshot: businesses\.ndjson is 4294967296 bytes; the server reads less than 4 GiB of listings \(about 5\.8 million\)\.$/,
   ],
   "the directory index is damaged, though the manifest agrees": [
     (dist) => replaceSnapshotFile(dist, "directoryArrays", "\u0000\u0001"),

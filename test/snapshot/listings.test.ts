@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import {
   bytesAt,
+  checkListingFile,
   copyLine,
   ListingReadError,
   ListingShapeError,
@@ -137,7 +138,7 @@ describe("the listing store reading its lines from disk", () => {
         assert.deepEqual(lineAt(store, rank), lineAt(held, rank));
       }
       assert.equal(rankOf(store, "listing-"), undefined);
-      assert.deepEqual(bytesAt(store, 5, 5000), bytes.subarray(5, 5000));
+      assert.deepEqual(await bytesAt(store, 5, 5000), bytes.subarray(5, 5000));
     });
   }
 
@@ -193,6 +194,16 @@ describe("the listing store reading its lines from disk", () => {
       (error: unknown) => error instanceof ListingReadError && error.message === "businesses.ndjson has changed since it was loaded.",
     );
     assert.deepEqual(lineAt(store, 2), lineAt(held, 2));
+    // Its id and slug intact, but longer: it no longer ends where it did.
+    await writeFile(path, bytes.toString("latin1").replace('"name":"Listing 3"', '"name":"Listing 33"'), "latin1");
+    assert.throws(
+      () => lineAt(store, 3),
+      (error: unknown) => error instanceof ListingReadError && error.message === "businesses.ndjson has changed since it was loaded.",
+    );
+    assert.throws(
+      () => checkListingFile(store),
+      (error: unknown) => error instanceof ListingReadError && error.message === "businesses.ndjson has changed since it was loaded.",
+    );
     await truncate(path, held.lineStarts[250]);
     assert.throws(
       () => lineAt(store, 260),
@@ -201,19 +212,38 @@ describe("the listing store reading its lines from disk", () => {
   });
 });
 
-test("lines kept from disk are bounded in bytes: the store starts afresh when the next would pass the bound", () => {
-  const recent = new RecentLines(4, 10);
-  const put = (rank: number, text: string) => {
-    const room = recent.room(text.length);
-    room.write(text, "latin1");
-    recent.keep(rank, room);
-    return room;
+describe("lines kept from disk", () => {
+  /** Keeps `text` as the line of `rank` as the store does: read with its newline into room, kept without it. */
+  const put = (recent: RecentLines, rank: number, text: string) => {
+    const room = recent.room(text.length + 1);
+    room.write(`${text}\n`, "latin1");
+    return recent.keep(rank, room, text.length);
   };
-  const a = put(0, "aaaa");
-  const b = put(1, "bbbbbb");
-  assert.deepEqual([recent.get(0), recent.get(1)], [a, b]);
-  const c = put(2, "c");
-  assert.deepEqual([recent.get(0), recent.get(1), recent.get(2)], [undefined, undefined, c]);
-  // Lines given out before are never written over.
-  assert.deepEqual([a.toString(), b.toString(), c.toString()], ["aaaa", "bbbbbb", "c"]);
+
+  test("are bounded in bytes: the store starts afresh when the next line would pass the bound", () => {
+    const recent = new RecentLines(4, 10);
+    const a = put(recent, 0, "aaaa");
+    const b = put(recent, 1, "bbbbbb");
+    assert.deepEqual([recent.get(0), recent.get(1)], [Buffer.from("aaaa"), Buffer.from("bbbbbb")]);
+    const c = put(recent, 2, "c");
+    assert.deepEqual([recent.get(0), recent.get(1), recent.get(2)], [undefined, undefined, Buffer.from("c")]);
+    // Lines given out before are never written over.
+    assert.deepEqual([a.toString(), b.toString(), c.toString()], ["aaaa", "bbbbbb", "c"]);
+  });
+
+  test("are never written over when their memory runs into a new chunk, nor when a line is larger than a chunk", () => {
+    const recent = new RecentLines(4);
+    const texts = ["a".repeat(600_000), "b".repeat(600_000), "c".repeat(1_500_000), "d".repeat(10)];
+    const lines = texts.map((text, rank) => put(recent, rank, text));
+    // An abandoned room (a read that failed) is given again, and nothing kept is touched.
+    recent.room(100).fill(0x7a);
+    assert.deepEqual(
+      lines.map((line) => line.toString()),
+      texts,
+    );
+    assert.deepEqual(
+      texts.map((_, rank) => recent.get(rank)?.toString()),
+      texts,
+    );
+  });
 });
