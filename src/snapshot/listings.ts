@@ -295,9 +295,13 @@ export async function listingStoreOnDisk(
     if (rank < count || filled > 0) throw new ListingShapeError(`businesses.ndjson holds ${rank} listings, the index ${count}.`);
     lineStarts[count] = base;
     keyStarts[count] = keyEnd;
-    // Only the keys' own length stays in memory.
-    const exact = Buffer.allocUnsafeSlow(keyEnd);
-    keys.copy(exact, 0, 0, keyEnd);
+    // The keys' buffer is kept when the estimate was close (a second one would stay resident until
+    // V8 next collects the first); one grown past it, up to twice too long, is copied.
+    let exact = keys.subarray(0, keyEnd);
+    if (keys.length - keyEnd > keys.length / 8) {
+      exact = Buffer.allocUnsafeSlow(keyEnd);
+      keys.copy(exact, 0, 0, keyEnd);
+    }
     const store: ListingStore = {
       count,
       bytes: null,
