@@ -193,3 +193,22 @@ describe("npm run check", () => {
     await work.remove();
   });
 });
+
+test("--verbose prints each stage's own peak memory, not the peak of the process that started the build", async () => {
+  const work = await tempDir();
+  // 600 MiB resident in this process when it starts the build: getrusage's maxRSS would carry it over.
+  const held = Buffer.alloc(600 * 2 ** 20, 1);
+  try {
+    const result = await buildCli(["--verbose"], new URL("../fixtures/basic/", import.meta.url).pathname, join(work.path, "dist"));
+    assert.equal(result.code, 0);
+    const peaks = [...result.stdout.matchAll(/peak (\d+) MiB/g)].map((match) => Number(match[1]));
+    assert.equal(peaks.length, 9);
+    assert.ok(
+      peaks.every((peak) => peak > 0 && peak < 400),
+      `peaks ${peaks.join(", ")} MiB`,
+    );
+  } finally {
+    assert.equal(held[held.length - 1], 1);
+    await work.remove();
+  }
+});
