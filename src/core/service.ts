@@ -5,6 +5,7 @@ import type { Offering } from "../schemas/offering.ts";
 import type { DirectorySearchQuery } from "../schemas/parameters.ts";
 import type { DirectoryPage, OfferingList } from "../schemas/responses.ts";
 import { lineLength } from "../snapshot/listings.ts";
+import { RankCache } from "../snapshot/rank-cache.ts";
 import type { Directory, Snapshot } from "../snapshot/types.ts";
 import { Answer, answer, answerSize, escapeJsonBytes } from "./answer.ts";
 import { searchOfferings } from "./catalog.ts";
@@ -81,39 +82,18 @@ function writeAscii(body: Buffer, text: string, at: number): number {
 /** The memory the escaped copies of listings (MCP's text copies) may hold per directory, in bytes. */
 const ESCAPED_LISTING_BYTES = 32 * 2 ** 20;
 
-/**
- * Listings' JSON escaped for the inside of a JSON string, each made once and kept by rank. The
- * cache is bounded by bytes and starts afresh when full: an array lookup per listing instead of
- * an LRU's bookkeeping, on MCP's hot path, and a popular listing is escaped again at most once
- * per 32 MB of others.
- */
+/** Listings' JSON escaped for the inside of a JSON string, each made once and kept by rank (see RankCache). */
 class EscapedListings {
   readonly #directory: Directory;
-  #byRank: (Buffer | undefined)[];
-  #bytes = 0;
+  readonly #byRank: RankCache;
 
   constructor(directory: Directory) {
     this.#directory = directory;
-    this.#byRank = this.#empty();
-  }
-
-  /** One slot per listing, made at full length so that V8 keeps it a fast (holey) array. */
-  #empty(): (Buffer | undefined)[] {
-    return new Array<Buffer | undefined>(this.#directory.listings.count);
+    this.#byRank = new RankCache(directory.listings.count, ESCAPED_LISTING_BYTES);
   }
 
   get(rank: number): Buffer {
-    let escaped = this.#byRank[rank];
-    if (escaped === undefined) {
-      escaped = escapeJsonBytes(listingJson(this.#directory, rank));
-      if (this.#bytes + escaped.length > ESCAPED_LISTING_BYTES) {
-        this.#byRank = this.#empty();
-        this.#bytes = 0;
-      }
-      this.#byRank[rank] = escaped;
-      this.#bytes += escaped.length;
-    }
-    return escaped;
+    return this.#byRank.get(rank) ?? this.#byRank.set(rank, escapeJsonBytes(listingJson(this.#directory, rank)));
   }
 }
 

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { closeSync, fstatSync, openSync, read, readSync } from "node:fs";
 import { promisify } from "node:util";
+import { RankCache } from "./rank-cache.ts";
 
 /**
  * The listings as the server holds them: businesses.ndjson, one listing per line in rank order,
@@ -31,25 +32,30 @@ export class ListingShapeError extends Error {}
 /** businesses.ndjson could not be read, or no longer holds what was loaded (replaced in place). */
 export class ListingReadError extends Error {}
 
-export interface ListingStore {
-  readonly count: number;
-  /** businesses.ndjson as read, or null when its lines are read from `fd` per request. */
-  readonly bytes: Buffer | null;
-  /** businesses.ndjson open for reading when `bytes` is null; -1 otherwise. */
+/** The listings held whole, or read from their file per request. */
+export type ListingStore = HeldListings | ListingsOnDisk;
+
+export interface HeldListings extends Lookups {
+  /** businesses.ndjson as read. */
+  readonly bytes: Buffer;
+  readonly file: null;
+}
+
+export interface ListingsOnDisk extends Lookups {
+  readonly bytes: null;
+  readonly file: ListingFile;
+}
+
+/** businesses.ndjson open for reading, and the lines read from it lately. */
+export interface ListingFile {
   readonly fd: number;
-  /** Lines read from disk lately, when `bytes` is null. */
-  readonly recent: RecentLines | null;
+  readonly recent: RecentLines;
+}
+
+interface Lookups extends Lookup {
+  readonly count: number;
   /** Line `rank` is bytes lineStarts[rank] .. lineStarts[rank + 1] - 1 of the file (its newline excluded). */
   readonly lineStarts: Uint32Array;
-  /**
-   * Each line's beginning up to the end of its slug, at keyStarts[rank] .. slugEnds[rank]: the
-   * file's bytes themselves when it is held whole (then keyStarts is lineStarts).
-   */
-  readonly keys: Buffer;
-  readonly keyStarts: Uint32Array;
-  readonly slugEnds: Uint32Array;
-  /** Open addressing: rank + 1 of the listing whose slug or id hashes here, 0 when empty; length a power of two. */
-  readonly table: Uint32Array;
 }
 
 /** FNV-1a over bytes start..end of `bytes` (a slug or an id). */
@@ -67,11 +73,16 @@ function keyAt(key: Buffer, bytes: Buffer, start: number, end: number): boolean 
   return key.compare(bytes, start, end) === 0;
 }
 
-/** The lookup arrays as they are filled, line by line. */
+/** The slug and id lookup, filled line by line. */
 interface Lookup {
+  /**
+   * Each line's beginning up to the end of its slug, at keyStarts[rank] .. slugEnds[rank]: the
+   * file's bytes themselves when it is held whole (then keyStarts is lineStarts).
+   */
   readonly keys: Buffer;
   readonly keyStarts: Uint32Array;
   readonly slugEnds: Uint32Array;
+  /** Open addressing: rank + 1 of the listing whose slug or id hashes here, 0 when empty; length a power of two. */
   readonly table: Uint32Array;
 }
 
@@ -150,7 +161,7 @@ export function listingStore(bytes: Buffer, count: number): ListingStore {
   }
   if (position !== bytes.length) throw new ListingShapeError(`businesses.ndjson holds more listings than the index's ${count}.`);
   lineStarts[count] = position;
-  return { count, bytes, fd: -1, recent: null, lineStarts, ...lookup };
+  return { count, bytes, file: null, lineStarts, ...lookup };
 }
 
 /** The memory the lines read from disk may keep, in bytes: listings asked for often are read once. */
@@ -159,31 +170,20 @@ const RECENT_LINE_BYTES = 32 * 2 ** 20;
 const RECENT_CHUNK_BYTES = 2 ** 20;
 
 /**
- * Lines read from disk, kept by rank, as MCP's escaped listings are (src/core/service.ts): an
- * array lookup per line, and when full it starts afresh. Each kept line is a view of a chunk
- * that is never written again, so a line still being sent is never overwritten.
+ * Lines read from disk, kept by rank (see RankCache). Each is a view of a chunk that is never
+ * written again, so a line still being sent is never overwritten.
  */
 export class RecentLines {
-  readonly #count: number;
-  readonly #maxBytes: number;
-  #byRank: (Buffer | undefined)[];
+  readonly #byRank: RankCache;
   #chunk = Buffer.allocUnsafeSlow(0);
   #used = 0;
-  #bytes = 0;
 
   constructor(count: number, maxBytes = RECENT_LINE_BYTES) {
-    this.#count = count;
-    this.#maxBytes = maxBytes;
-    this.#byRank = this.#empty();
-  }
-
-  /** One slot per listing, made at full length so that V8 keeps it a fast (holey) array. */
-  #empty(): (Buffer | undefined)[] {
-    return new Array<Buffer | undefined>(this.#count);
+    this.#byRank = new RankCache(count, maxBytes);
   }
 
   get(rank: number): Buffer | undefined {
-    return this.#byRank[rank];
+    return this.#byRank.get(rank);
   }
 
   /** Room for `length` bytes, to be read into and then kept with `keep`. */
@@ -198,15 +198,8 @@ export class RecentLines {
 
   /** Keeps the first `length` bytes of `room` (which `room` gave) as the line of listing `rank`; returns them. */
   keep(rank: number, room: Buffer, length: number): Buffer {
-    if (this.#bytes + length > this.#maxBytes) {
-      this.#byRank = this.#empty();
-      this.#bytes = 0;
-    }
     if (room.buffer === this.#chunk.buffer) this.#used += room.length;
-    const line = room.subarray(0, length);
-    this.#byRank[rank] = line;
-    this.#bytes += length;
-    return line;
+    return this.#byRank.set(rank, room.subarray(0, length));
   }
 }
 
@@ -224,9 +217,9 @@ const openFiles = new FinalizationRegistry<number>((fd) => {
  * refused), rather than wait for it to be collected.
  */
 export function closeListingStore(store: ListingStore): void {
-  if (store.fd < 0) return;
+  if (store.file === null) return;
   openFiles.unregister(store);
-  closeSync(store.fd);
+  closeSync(store.file.fd);
 }
 
 const readAt = promisify(read);
@@ -302,11 +295,10 @@ export async function listingStoreOnDisk(
       exact = Buffer.allocUnsafeSlow(keyEnd);
       keys.copy(exact, 0, 0, keyEnd);
     }
-    const store: ListingStore = {
+    const store: ListingsOnDisk = {
       count,
       bytes: null,
-      fd,
-      recent: new RecentLines(count),
+      file: { fd, recent: new RecentLines(count) },
       lineStarts,
       keys: exact,
       keyStarts,
@@ -347,15 +339,14 @@ export function lineLength(store: ListingStore, rank: number): number {
   return (store.lineStarts[rank + 1] ?? 0) - 1 - (store.lineStarts[rank] ?? 0);
 }
 
-/** Bytes start..end of the file into `target` at `at`; the file must still hold them all. */
-function readRange(store: ListingStore, start: number, end: number, target: Buffer, at: number): void {
-  let bytesRead: number;
-  try {
-    bytesRead = readSync(store.fd, target, at, end - start, start);
-  } catch (error) {
-    throw new ListingReadError(`businesses.ndjson cannot be read: ${(error as Error).message}`);
-  }
-  if (bytesRead !== end - start) throw new ListingReadError("businesses.ndjson is shorter than when it was loaded.");
+/** What a failed read of the file throws. */
+function unreadable(error: unknown): ListingReadError {
+  return new ListingReadError(`businesses.ndjson cannot be read: ${(error as Error).message}`);
+}
+
+/** Throws unless a read gave every byte asked for. */
+function wholeRead(bytesRead: number, wanted: number): void {
+  if (bytesRead !== wanted) throw new ListingReadError("businesses.ndjson is shorter than when it was loaded.");
 }
 
 /**
@@ -367,37 +358,42 @@ function readRange(store: ListingStore, start: number, end: number, target: Buff
 export function lineAt(store: ListingStore, rank: number): Buffer {
   const start = store.lineStarts[rank] ?? 0;
   const end = (store.lineStarts[rank + 1] ?? 1) - 1;
-  const { bytes, recent } = store;
-  if (bytes !== null) return bytes.subarray(start, end);
-  const kept = recent?.get(rank);
+  if (store.bytes !== null) return store.bytes.subarray(start, end);
+  const { fd, recent } = store.file;
+  const kept = recent.get(rank);
   if (kept !== undefined) return kept;
   const length = end - start;
   // The line and its newline.
-  const room = recent === null ? Buffer.allocUnsafe(length + 1) : recent.room(length + 1);
-  readRange(store, start, end + 1, room, 0);
+  const room = recent.room(length + 1);
+  let bytesRead: number;
+  try {
+    bytesRead = readSync(fd, room, 0, length + 1, start);
+  } catch (error) {
+    throw unreadable(error);
+  }
+  wholeRead(bytesRead, length + 1);
   const keyStart = store.keyStarts[rank] ?? 0;
   const keyLength = (store.slugEnds[rank] ?? 0) - keyStart;
   if (room[length] !== NEWLINE || room.compare(store.keys, keyStart, keyStart + keyLength, 0, keyLength) !== 0) {
     throw new ListingReadError("businesses.ndjson has changed since it was loaded.");
   }
-  return recent === null ? room.subarray(0, length) : recent.keep(rank, room, length);
+  return recent.keep(rank, room, length);
 }
 
 /** Copies the line of listing `rank` (without its newline) into `target` at `at`; returns its length. */
 export function copyLine(store: ListingStore, rank: number, target: Buffer, at: number): number {
-  const { bytes } = store;
-  if (bytes !== null) return bytes.copy(target, at, store.lineStarts[rank] ?? 0, (store.lineStarts[rank + 1] ?? 1) - 1);
+  if (store.bytes !== null) return store.bytes.copy(target, at, store.lineStarts[rank] ?? 0, (store.lineStarts[rank + 1] ?? 1) - 1);
   return lineAt(store, rank).copy(target, at);
 }
 
 /** Throws ListingReadError when a store read from disk no longer finds its file the length it loaded. */
 export function checkListingFile(store: ListingStore): void {
-  if (store.bytes !== null) return;
+  if (store.file === null) return;
   let size: number;
   try {
-    size = fstatSync(store.fd).size;
+    size = fstatSync(store.file.fd).size;
   } catch (error) {
-    throw new ListingReadError(`businesses.ndjson cannot be read: ${(error as Error).message}`);
+    throw unreadable(error);
   }
   if (size !== store.lineStarts[store.count]) throw new ListingReadError("businesses.ndjson has changed since it was loaded.");
 }
@@ -411,10 +407,10 @@ export async function bytesAt(store: ListingStore, start: number, end: number): 
   const bytes = Buffer.allocUnsafe(end - start);
   let bytesRead: number;
   try {
-    ({ bytesRead } = await readAt(store.fd, bytes, 0, end - start, start));
+    ({ bytesRead } = await readAt(store.file.fd, bytes, 0, end - start, start));
   } catch (error) {
-    throw new ListingReadError(`businesses.ndjson cannot be read: ${(error as Error).message}`);
+    throw unreadable(error);
   }
-  if (bytesRead !== end - start) throw new ListingReadError("businesses.ndjson is shorter than when it was loaded.");
+  wholeRead(bytesRead, end - start);
   return bytes;
 }

@@ -118,12 +118,11 @@ async function loadCatalog(distDir: string, manifest: Manifest): Promise<Catalog
 export interface LoadOptions {
   /**
    * The largest businesses.ndjson held in memory whole, in bytes; a larger one is read from disk
-   * per request (see listings.ts). 256 MiB by default: about 370,000 listings.
+   * per request (see listings.ts). The server passes LISTINGS_IN_MEMORY_MB (src/config.ts);
+   * without it the file is held whole.
    */
   readonly listingsInMemoryBytes?: number;
 }
-
-export const DEFAULT_LISTINGS_IN_MEMORY_BYTES = 256 * 2 ** 20;
 
 /** The SHA-256 of the file at `path`, read a chunk at a time. */
 async function fileSha256(path: string): Promise<string> {
@@ -171,7 +170,7 @@ async function loadDirectory(distDir: string, manifest: Manifest, options: LoadO
   // The schema check runs in its workers from the start, while this thread reads the files and
   // builds the lookups.
   const check = startListingCheck(snapshotPath(distDir, "businessesNdjson"), manifest.files.businessesNdjson);
-  const inMemory = size <= (options.listingsInMemoryBytes ?? DEFAULT_LISTINGS_IN_MEMORY_BYTES);
+  const inMemory = size <= (options.listingsInMemoryBytes ?? Number.POSITIVE_INFINITY);
   const bytes = inMemory ? readVerified(distDir, manifest, "businessesNdjson") : null;
   // Settled when loading stops early; its failure is reported by loadListings.
   bytes?.catch(() => {});
