@@ -1,3 +1,4 @@
+import { Readable } from "node:stream";
 import etag from "etag";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fresh from "fresh";
@@ -63,7 +64,7 @@ export function renderedDocument(snapshot: object, key: string, render: () => st
 }
 
 /** Whether the request's If-None-Match matches `tag` (RFC 9110 weak comparison: lists, `*` and `W/` count). */
-export function matchesIfNoneMatch(request: FastifyRequest, tag: string): boolean {
+function matchesIfNoneMatch(request: FastifyRequest, tag: string): boolean {
   const ifNoneMatch = request.headers["if-none-match"];
   return ifNoneMatch !== undefined && fresh({ "if-none-match": ifNoneMatch }, { etag: tag });
 }
@@ -78,7 +79,8 @@ declare module "fastify" {
 /**
  * HTTP caching (contract §7): errors are `no-store`; successful answers of cacheable routes
  * get CACHE_CONTROL_SUCCESS and an ETag, and `If-None-Match` is compared weakly (lists, `*` and
- * `W/` tags all count) to answer 304.
+ * `W/` tags all count) to answer 304. A streamed answer (the bulk downloads) carries its ETag and
+ * Content-Length already, and is not read at all for a 304 or a HEAD.
  */
 export function registerCaching(app: FastifyInstance): void {
   // A callback, not an async function: this runs on every response, and a promise per hook costs.
@@ -88,27 +90,36 @@ export function registerCaching(app: FastifyInstance): void {
       done(null, payload);
       return;
     }
+    const preset = reply.getHeader("etag");
+    const streamed = payload instanceof Readable && typeof preset === "string";
     if (
       reply.statusCode !== 200 ||
       request.routeOptions.config.cacheable !== true ||
-      (typeof payload !== "string" && !Buffer.isBuffer(payload))
+      (!streamed && typeof payload !== "string" && !Buffer.isBuffer(payload))
     ) {
       done(null, payload);
       return;
     }
     // Answers and documents made once per snapshot carry their tag already; a page rendered
     // for this request is hashed here.
-    const preset = reply.getHeader("etag");
-    const tag = typeof preset === "string" ? preset : etag(payload);
+    const tag = typeof preset === "string" ? preset : etag(payload as string | Buffer);
     reply.header("cache-control", CACHE_CONTROL_SUCCESS);
     if (tag !== preset) reply.header("etag", tag);
     // Only If-None-Match decides: a request's own Cache-Control speaks to caches, not to us.
-    if (!matchesIfNoneMatch(request, tag)) {
-      done(null, payload);
+    const notModified = matchesIfNoneMatch(request, tag);
+    if (notModified) reply.code(304);
+    if (streamed && (notModified || request.method === "HEAD")) {
+      (payload as Readable).destroy();
+      // HEAD: an empty stream keeps the Content-Length the route set (fastify's HEAD handling
+      // would otherwise read the whole body to discard it).
+      if (request.method === "HEAD") done(null, Readable.from([]));
+      else {
+        reply.removeHeader("content-length");
+        done(null, null);
+      }
       return;
     }
-    reply.code(304);
     // HEAD keeps the payload so fastify reports the 200's Content-Length, as RFC 9110 allows.
-    done(null, request.method === "HEAD" ? payload : null);
+    done(null, !notModified || request.method === "HEAD" ? payload : null);
   });
 }

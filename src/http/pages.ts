@@ -7,7 +7,6 @@ import {
   BULK_NDJSON_PATH,
   BUSINESS_IDENTIFIER_MAX_LENGTH,
   businessPagePath,
-  CACHE_CONTROL_SUCCESS,
   CONTACT_PATH,
   CSS_TYPE,
   countryListPath,
@@ -54,7 +53,7 @@ import { sitemapPages, sitemapPartCount, sitemapPartXml, sitemapXml } from "../r
 import { type DirectorySearchQuery, directoryIdentifierProperty } from "../schemas/parameters.ts";
 import { bytesAt, type ListingStore, slugAt } from "../snapshot/listings.ts";
 import type { Directory, Snapshot } from "../snapshot/types.ts";
-import { type Document, matchesIfNoneMatch, renderedDocument, snapshotDocument } from "./caching.ts";
+import { type Document, renderedDocument, snapshotDocument } from "./caching.ts";
 import type { NotFoundPage } from "./errors.ts";
 import { prefersMarkdown } from "./negotiation.ts";
 import { readOnlyRoute } from "./read-only.ts";
@@ -435,18 +434,21 @@ export const pagesPlugin: FastifyPluginAsync<{ service: CatalogService }> = asyn
     handler: async (request, reply) =>
       withDirectory(request, reply, false, () => {
         const listings = bulkListings(service.directory());
-        const tag = `"${service.current().manifest.version}-ndjson"`;
-        if (listings.bytes !== null) return reply.header("etag", tag).type(NDJSON_TYPE).send(listings.bytes);
-        return sendStreamed(request, reply, tag, NDJSON_TYPE, listings.lineStarts[listings.count] ?? 0, () => fileChunks(listings));
+        reply.header("etag", `"${service.current().manifest.version}-ndjson"`).type(NDJSON_TYPE);
+        if (listings.bytes !== null) return reply.send(listings.bytes);
+        return reply.header("content-length", listings.lineStarts[listings.count] ?? 0).send(Readable.from(fileChunks(listings)));
       }),
   });
   readOnlyRoute(app, {
     url: BULK_JSON_PATH,
+    config: cacheable,
     handler: async (request, reply) =>
       withDirectory(request, reply, false, () => {
         const listings = bulkListings(service.directory());
-        const tag = `"${service.current().manifest.version}-json"`;
-        return sendStreamed(request, reply, tag, JSON_TYPE, jsonArrayLength(listings), () => jsonArrayOfLines(listings));
+        return reply
+          .headers({ etag: `"${service.current().manifest.version}-json"`, "content-length": jsonArrayLength(listings) })
+          .type(JSON_TYPE)
+          .send(Readable.from(jsonArrayOfLines(listings)));
       }),
   });
 };
@@ -468,27 +470,6 @@ function nameOf(request: FastifyRequest): string {
 
 function pageOf(request: FastifyRequest): string {
   return (request.params as { page: string }).page;
-}
-
-/**
- * A bulk file made as it streams: its length up front, 304 for a matching If-None-Match, and for
- * HEAD an empty stream, so that fastify keeps that length (a null body would be measured as the 4
- * bytes of JSON "null"), as caching.ts keeps a page's length for HEAD.
- */
-function sendStreamed(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  tag: string,
-  type: string,
-  length: number,
-  body: () => AsyncGenerator<Buffer>,
-): FastifyReply {
-  reply.headers({ etag: tag, "cache-control": CACHE_CONTROL_SUCCESS }).type(type);
-  const notModified = matchesIfNoneMatch(request, tag);
-  if (notModified) reply.code(304);
-  if (request.method === "HEAD") return reply.header("content-length", length).send(Readable.from([]));
-  if (notModified) return reply.send();
-  return reply.header("content-length", length).send(Readable.from(body()));
 }
 
 /** businesses.ndjson read from disk a megabyte at a time. */
