@@ -116,6 +116,17 @@ async function main(): Promise<number> {
   return 0;
 }
 
+/**
+ * A reader that stops early (`npm run build -- --verbose | head`) closes our stdout or stderr:
+ * the build goes on without printing rather than dying half-way on EPIPE, and its exit code
+ * still says whether it succeeded.
+ */
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") throw error;
+  });
+}
+
 main().then(
   (code) => {
     process.exitCode = code;

@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
+import { once } from "node:events";
 import { access, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { after, before, describe, test } from "node:test";
@@ -8,6 +10,7 @@ import { tempDir } from "../helpers/snapshot.ts";
 
 /** Runs the build CLI as `npm run build` does, with the given content and dist folders. */
 const cli = buildCli;
+const ROOT = new URL("../../", import.meta.url).pathname;
 
 /** Every file below `dir` with a hash of its bytes, to prove a folder did not change. */
 async function treeDigest(dir: string): Promise<Record<string, string>> {
@@ -192,6 +195,32 @@ describe("npm run check", () => {
     ]);
     await work.remove();
   });
+});
+
+test("a build whose reader closes its output early (| head) still writes dist/ and exits 0", async () => {
+  const work = await tempDir();
+  const dist = join(work.path, "dist");
+  const env = {
+    ...process.env,
+    CONTENT_DIR: new URL("../fixtures/basic/", import.meta.url).pathname,
+    DIST_DIR: dist,
+    BASE_URL: "https://directory.example",
+  };
+  const child = spawn(process.execPath, ["--import", "tsx", "build/cli.ts", "--verbose"], {
+    cwd: ROOT,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  // The reader takes the first line, then goes away, as `head -1` does.
+  const [first] = (await once(child.stdout, "data")) as [Buffer];
+  child.stdout.destroy();
+  child.stderr.destroy();
+  const [code] = (await once(child, "exit")) as [number];
+  assert.match(first.toString(), /^ {2}read \d+ files/);
+  assert.equal(code, 0);
+  const manifest = JSON.parse(await readFile(join(dist, "data", "manifest.json"), "utf8")) as { counts: object };
+  assert.deepEqual(manifest.counts, { offerings: 3, businesses: 9 });
+  await work.remove();
 });
 
 test("--verbose prints each stage's own peak memory, not the peak of the process that started the build", async () => {
