@@ -3,6 +3,7 @@ import { DIRECTORY_MAX_OFFSET } from "../contract.ts";
 import type { PublicBusiness } from "../schemas/business.ts";
 import { compareSuffix, type Postings } from "../snapshot/directory-index.ts";
 import { checkListingFile, copyLine, ListingReadError, type ListingStore, lineAt, rankOf } from "../snapshot/listings.ts";
+import { lowerBound } from "../snapshot/lower-bound.ts";
 import { fold, words } from "../snapshot/text.ts";
 import type { Directory } from "../snapshot/types.ts";
 import { directoryUnavailable } from "./errors.ts";
@@ -132,13 +133,7 @@ function locationSet(directory: Directory, { locations }: SetCaches, text: strin
     const { locationKeys, suffixKeys, suffixStarts, locationPostings, count } = directory.index;
     const compareAt = (i: number) => compareSuffix(locationKeys[suffixKeys[i] ?? 0] ?? "", suffixStarts[i] ?? 0, text);
     // The first suffix not below `text`; every suffix that starts with `text` follows it.
-    let low = 0;
-    let high = suffixKeys.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (compareAt(middle) < 0) low = middle + 1;
-      else high = middle;
-    }
+    const low = lowerBound(suffixKeys.length, (i) => compareAt(i) < 0);
     const keys = new Set<number>();
     for (let i = low; i < suffixKeys.length && compareAt(i) === 0; i += 1) keys.add(suffixKeys[i] ?? 0);
     set = unionOf(

@@ -1,3 +1,4 @@
+import { lowerBound } from "../snapshot/lower-bound.ts";
 import { fold, words } from "../snapshot/text.ts";
 import type { Directory } from "../snapshot/types.ts";
 import { type DirectorySearch, listingAt, normalizeSearch, searchDirectory } from "./directory.ts";
@@ -34,14 +35,7 @@ export interface EmptySearchHelp {
 /** Whether `key` (folded) is one of the directory's cities, regions or postal codes: a binary search of the sorted keys. */
 function isPlace(directory: Directory, key: string): boolean {
   const keys = directory.index.locationKeys;
-  let low = 0;
-  let high = keys.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if ((keys[middle] ?? "") < key) low = middle + 1;
-    else high = middle;
-  }
-  return keys[low] === key;
+  return keys[lowerBound(keys.length, (i) => (keys[i] ?? "") < key)] === key;
 }
 
 /** The place a run of typed words names, as the listings write it ("Leeds", "Milton Keynes"). */

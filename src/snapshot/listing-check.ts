@@ -11,6 +11,7 @@ import { Worker } from "node:worker_threads";
 import { AJV_FORMATS, AJV_OPTIONS } from "../schemas/ajv.ts";
 import { PublicBusinessSchema } from "../schemas/business.ts";
 import { type FileDigest, LISTING_BLOCK_BYTES } from "./files.ts";
+import { lowerBound } from "./lower-bound.ts";
 import type { ValidationRequest, ValidationResult } from "./validate-worker.mjs";
 
 const WORKER = new URL("./validate-worker.mjs", import.meta.url);
@@ -74,14 +75,8 @@ export function startListingCheck(
       if (first === undefined) return;
       if (first.index < 0) throw new ListingCheckError(first.problem);
       // The number of lines before the range's first: those that start before it.
-      let low = 0;
-      let high = lineStarts.length - 1;
-      while (low < high) {
-        const middle = (low + high) >>> 1;
-        if ((lineStarts[middle] ?? 0) < first.firstLine) low = middle + 1;
-        else high = middle;
-      }
-      throw new ListingCheckError(`listing ${low + 1 + first.index} of businesses.ndjson ${first.problem}`);
+      const before = lowerBound(lineStarts.length - 1, (i) => (lineStarts[i] ?? 0) < first.firstLine);
+      throw new ListingCheckError(`listing ${before + 1 + first.index} of businesses.ndjson ${first.problem}`);
     },
     stop() {
       for (const { worker } of runs) void worker.terminate();
