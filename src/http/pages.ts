@@ -51,7 +51,7 @@ import { faviconIco } from "../render/favicon.ts";
 import { notFoundHtml, notFoundMarkdown } from "../render/not-found.ts";
 import { sitemapPages, sitemapPartCount, sitemapPartXml, sitemapXml } from "../render/sitemap.ts";
 import { type DirectorySearchQuery, directoryIdentifierProperty } from "../schemas/parameters.ts";
-import { bytesAt, type ListingStore, slugAt } from "../snapshot/listings.ts";
+import { bytesAt, holdListingFile, type ListingStore, slugAt } from "../snapshot/listings.ts";
 import type { Directory, Snapshot } from "../snapshot/types.ts";
 import { type Document, renderedDocument, snapshotDocument } from "./caching.ts";
 import type { NotFoundPage } from "./errors.ts";
@@ -436,7 +436,7 @@ export const pagesPlugin: FastifyPluginAsync<{ service: CatalogService }> = asyn
         const listings = bulkListings(service.directory());
         reply.header("etag", `"${service.current().manifest.version}-ndjson"`).type(NDJSON_TYPE);
         if (listings.bytes !== null) return reply.send(listings.bytes);
-        return reply.header("content-length", listings.lineStarts[listings.count] ?? 0).send(Readable.from(fileChunks(listings)));
+        return reply.header("content-length", listings.lineStarts[listings.count] ?? 0).send(streamed(listings, fileChunks(listings)));
       }),
   });
   readOnlyRoute(app, {
@@ -448,7 +448,7 @@ export const pagesPlugin: FastifyPluginAsync<{ service: CatalogService }> = asyn
         return reply
           .headers({ etag: `"${service.current().manifest.version}-json"`, "content-length": jsonArrayLength(listings) })
           .type(JSON_TYPE)
-          .send(Readable.from(jsonArrayOfLines(listings)));
+          .send(streamed(listings, jsonArrayOfLines(listings)));
       }),
   });
 };
@@ -470,6 +470,15 @@ function nameOf(request: FastifyRequest): string {
 
 function pageOf(request: FastifyRequest): string {
   return (request.params as { page: string }).page;
+}
+
+/**
+ * A stream of `chunks` read from the listings' file, which stays open until the stream has ended
+ * or been destroyed (a HEAD, a 304, a client gone), even if a newer snapshot replaces this one.
+ */
+function streamed(listings: ListingStore, chunks: AsyncGenerator<Buffer>): Readable {
+  const release = holdListingFile(listings);
+  return Readable.from(chunks).once("close", release);
 }
 
 /** businesses.ndjson read from disk a megabyte at a time. */

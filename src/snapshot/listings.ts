@@ -46,10 +46,16 @@ export interface ListingsOnDisk extends Lookups {
   readonly file: ListingFile;
 }
 
-/** businesses.ndjson open for reading, and the lines read from it lately. */
+/** businesses.ndjson open for reading, the lines read from it lately, and who still needs it open. */
 export interface ListingFile {
   readonly fd: number;
   readonly recent: RecentLines;
+  /** Streams reading the file now (bulk downloads): a retired store closes its file when the last one ends. */
+  streams: number;
+  /** Its snapshot has been replaced: the file closes as soon as no stream reads it. */
+  retired: boolean;
+  /** Closed: any later read is refused rather than made on a descriptor number the system may have given to another file. */
+  closed: boolean;
 }
 
 interface Lookups extends Lookup {
@@ -217,9 +223,44 @@ const openFiles = new FinalizationRegistry<number>((fd) => {
  * refused), rather than wait for it to be collected.
  */
 export function closeListingStore(store: ListingStore): void {
-  if (store.file === null) return;
+  const { file } = store;
+  if (file === null || file.closed) return;
+  file.closed = true;
   openFiles.unregister(store);
-  closeSync(store.file.fd);
+  closeSync(file.fd);
+}
+
+/**
+ * The store's snapshot has been replaced. Its file (and the disk space of a file the build has
+ * since deleted) is given back now, or when the last stream reading it ends (see
+ * holdListingFile), not whenever V8 happens to collect the store. Requests read a store
+ * synchronously, within the tick in which they took the current snapshot, so only streams can
+ * still be reading it.
+ */
+export function retireListingStore(store: ListingStore): void {
+  if (store.file === null) return;
+  store.file.retired = true;
+  if (store.file.streams === 0) closeListingStore(store);
+}
+
+/** Keeps the store's file open for a stream reading it; call the function returned, once, when the stream has ended or been destroyed. */
+export function holdListingFile(store: ListingStore): () => void {
+  const { file } = store;
+  if (file === null) return () => {};
+  file.streams += 1;
+  let held = true;
+  return () => {
+    if (!held) return;
+    held = false;
+    file.streams -= 1;
+    if (file.retired && file.streams === 0) closeListingStore(store);
+  };
+}
+
+/** The file's descriptor; refuses a closed file. */
+function descriptor(file: ListingFile): number {
+  if (file.closed) throw new ListingReadError("businesses.ndjson was closed: a newer snapshot replaced this one.");
+  return file.fd;
 }
 
 const readAt = promisify(read);
@@ -298,7 +339,7 @@ export async function listingStoreOnDisk(
     const store: ListingsOnDisk = {
       count,
       bytes: null,
-      file: { fd, recent: new RecentLines(count) },
+      file: { fd, recent: new RecentLines(count), streams: 0, retired: false, closed: false },
       lineStarts,
       keys: exact,
       keyStarts,
@@ -359,9 +400,10 @@ export function lineAt(store: ListingStore, rank: number): Buffer {
   const start = store.lineStarts[rank] ?? 0;
   const end = (store.lineStarts[rank + 1] ?? 1) - 1;
   if (store.bytes !== null) return store.bytes.subarray(start, end);
-  const { fd, recent } = store.file;
+  const { recent } = store.file;
   const kept = recent.get(rank);
   if (kept !== undefined) return kept;
+  const fd = descriptor(store.file);
   const length = end - start;
   // The line and its newline.
   const room = recent.room(length + 1);
@@ -389,9 +431,10 @@ export function copyLine(store: ListingStore, rank: number, target: Buffer, at: 
 /** Throws ListingReadError when a store read from disk no longer finds its file the length it loaded. */
 export function checkListingFile(store: ListingStore): void {
   if (store.file === null) return;
+  const fd = descriptor(store.file);
   let size: number;
   try {
-    size = fstatSync(store.file.fd).size;
+    size = fstatSync(fd).size;
   } catch (error) {
     throw unreadable(error);
   }
@@ -404,10 +447,11 @@ export function checkListingFile(store: ListingStore): void {
  */
 export async function bytesAt(store: ListingStore, start: number, end: number): Promise<Buffer> {
   if (store.bytes !== null) return store.bytes.subarray(start, end);
+  const fd = descriptor(store.file);
   const bytes = Buffer.allocUnsafe(end - start);
   let bytesRead: number;
   try {
-    ({ bytesRead } = await readAt(store.file.fd, bytes, 0, end - start, start));
+    ({ bytesRead } = await readAt(fd, bytes, 0, end - start, start));
   } catch (error) {
     throw unreadable(error);
   }

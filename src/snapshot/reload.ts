@@ -1,5 +1,6 @@
 import { stat } from "node:fs/promises";
 import { snapshotPath } from "./files.ts";
+import { retireListingStore } from "./listings.ts";
 import { type LoadOptions, loadSnapshot } from "./load.ts";
 import type { Snapshot } from "./types.ts";
 
@@ -106,8 +107,11 @@ export class LiveSnapshot {
       );
       return;
     }
-    const previous = this.#current.manifest.version;
+    const replaced = this.#current;
+    const previous = replaced.manifest.version;
     this.#current = next;
+    // Its listings file, when read from disk, is given back now rather than when V8 collects it.
+    if (replaced.directory !== null) retireListingStore(replaced.directory.listings);
     if (next.directoryProblem !== null) {
       this.#log?.error(`snapshot ${next.manifest.version} loaded, but the directory is still unavailable: ${next.directoryProblem}`);
     } else {

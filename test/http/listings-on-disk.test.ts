@@ -2,11 +2,17 @@ import assert from "node:assert/strict";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { FastifyInstance } from "fastify";
+import { buildApp } from "../../src/app.ts";
+import { readConfig } from "../../src/config.ts";
+import { CatalogService } from "../../src/core/service.ts";
 import { SNAPSHOT_FILES } from "../../src/snapshot/files.ts";
+import { LiveSnapshot } from "../../src/snapshot/reload.ts";
 import { type RunningServer, stableHeaders, startServer } from "../helpers/server.ts";
-import { buildSnapshot, FIXTURES, tempDir } from "../helpers/snapshot.ts";
+import { buildSnapshot, FIXTURES, TEST_BASE_URL, tempDir } from "../helpers/snapshot.ts";
 import { connectClient, type McpTestServer, rest, startMcpServer } from "../mcp/helpers.ts";
 
 /** LISTINGS_IN_MEMORY_MB=0: businesses.ndjson is read from disk per request, whatever its size. */
@@ -197,4 +203,69 @@ describe("a replica reading its listings from disk, when businesses.ndjson is ch
       await response.arrayBuffer();
     });
   }
+});
+
+describe("a replica reading its listings from disk, when a rebuild replaces its snapshot", () => {
+  let work: Awaited<ReturnType<typeof tempDir>>;
+  let dist = "";
+  let live: LiveSnapshot;
+  let app: FastifyInstance;
+  let url = "";
+  before(async () => {
+    work = await tempDir();
+    dist = join(work.path, "dist");
+    await buildSnapshot(`${FIXTURES}basic`, dist);
+    const config = readConfig({ BASE_URL: TEST_BASE_URL, CACHE_SECONDS: "0", RATE_LIMIT_MAX: "0", ...ON_DISK, DIST_DIR: dist });
+    live = await LiveSnapshot.open(dist, { listingsInMemoryBytes: config.listingsInMemoryBytes });
+    app = await buildApp({ service: new CatalogService({ snapshot: () => live.current(), cacheSeconds: 0 }), config });
+    await app.listen({ port: 0, host: "127.0.0.1" });
+    const address = app.server.address();
+    assert.ok(address !== null && typeof address !== "string");
+    url = `http://127.0.0.1:${address.port}`;
+  });
+  after(async () => {
+    await app.close();
+    await work.remove();
+  });
+
+  /** The file of the snapshot served now. */
+  const servedFile = () => {
+    const file = live.current().directory?.listings.file;
+    assert.ok(file !== undefined && file !== null);
+    return file;
+  };
+
+  test("each bulk answer lets go of the file once sent: whole, as a HEAD, as a 304, or cut off by its client", async () => {
+    const file = servedFile();
+    for (const path of ["/data/businesses.ndjson", "/data/businesses.json"]) {
+      const whole = await fetch(`${url}${path}`);
+      await whole.arrayBuffer();
+      const tag = whole.headers.get("etag") ?? "";
+      assert.equal((await fetch(`${url}${path}`, { method: "HEAD" })).status, 200);
+      assert.equal((await fetch(`${url}${path}`, { headers: { "if-none-match": tag } })).status, 304);
+      const controller = new AbortController();
+      const cut = await fetch(`${url}${path}`, { signal: controller.signal });
+      controller.abort();
+      await cut.arrayBuffer().catch(() => {});
+    }
+    // A stream lets go when it closes, just after its last bytes are sent.
+    for (let waited = 0; file.streams > 0 && waited < 2000; waited += 10) await sleep(10);
+    assert.deepEqual({ streams: file.streams, closed: file.closed }, { streams: 0, closed: false });
+  });
+
+  test("a rebuild closes the replaced snapshot's file at once, and the new snapshot answers from its own", async () => {
+    const replaced = live.current();
+    const file = servedFile();
+    // The same content: the build still swaps a new dist/ in, with a new manifest.
+    await buildSnapshot(`${FIXTURES}basic`, dist);
+    await live.check();
+    assert.notEqual(live.current(), replaced);
+    assert.equal(file.closed, true);
+    assert.equal(servedFile().closed, false);
+    const profile = await fetch(`${url}/api/directory/obrien-sons-plumbing`);
+    assert.equal(profile.status, 200);
+    assert.equal(((await profile.json()) as { slug: string }).slug, "obrien-sons-plumbing");
+    const bulk = await fetch(`${url}/data/businesses.ndjson`);
+    assert.deepEqual(Buffer.from(await bulk.arrayBuffer()), await readFile(join(dist, SNAPSHOT_FILES.businessesNdjson)));
+  });
 });

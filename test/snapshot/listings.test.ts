@@ -1,12 +1,15 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
+import { fstatSync } from "node:fs";
 import { rename, truncate, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import {
   bytesAt,
   checkListingFile,
+  closeListingStore,
   copyLine,
+  holdListingFile,
   ListingReadError,
   ListingShapeError,
   lineAt,
@@ -14,6 +17,7 @@ import {
   listingStoreOnDisk,
   RecentLines,
   rankOf,
+  retireListingStore,
   slugAt,
 } from "../../src/snapshot/listings.ts";
 import { tempDir } from "../helpers/snapshot.ts";
@@ -183,6 +187,62 @@ describe("the listing store reading its lines from disk", () => {
     await writeFile(path, bytes.toString("latin1").replace("listing-x-1", "listing-y-1"), "latin1");
     assert.equal(lineAt(store, 1), first);
     assert.deepEqual(first, lineAt(held, 1));
+  });
+
+  /** Whether descriptor `fd` is open in this process (nothing opens a file between a close and this check). */
+  const isOpen = (fd: number) => {
+    try {
+      fstatSync(fd);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const replaced = (error: unknown) =>
+    error instanceof ListingReadError && error.message === "businesses.ndjson was closed: a newer snapshot replaced this one.";
+
+  test("retired with no stream reading it, it closes its file at once and refuses to read it again", async () => {
+    await writeFile(path, bytes);
+    const { store } = await listingStoreOnDisk(path, slugs.length);
+    const fd = store.file?.fd ?? -1;
+    const kept = lineAt(store, 4);
+    retireListingStore(store);
+    assert.equal(isOpen(fd), false);
+    // A line already read is still answered from memory; nothing is read from the closed descriptor.
+    assert.equal(lineAt(store, 4), kept);
+    assert.throws(() => lineAt(store, 5), replaced);
+    assert.throws(() => checkListingFile(store), replaced);
+    await assert.rejects(bytesAt(store, 0, 10), replaced);
+    // Closing it again (a refused snapshot's path) does nothing.
+    closeListingStore(store);
+    retireListingStore(store);
+  });
+
+  test("retired while streams read it, it keeps its file open until the last of them lets go", async () => {
+    await writeFile(path, bytes);
+    const { store } = await listingStoreOnDisk(path, slugs.length);
+    const fd = store.file?.fd ?? -1;
+    const first = holdListingFile(store);
+    const second = holdListingFile(store);
+    retireListingStore(store);
+    assert.deepEqual(await bytesAt(store, 0, bytes.length), bytes);
+    first();
+    // Letting go twice counts once.
+    first();
+    assert.equal(isOpen(fd), true);
+    assert.deepEqual(lineAt(store, 299), lineAt(held, 299));
+    second();
+    assert.equal(isOpen(fd), false);
+    assert.throws(() => lineAt(store, 298), replaced);
+  });
+
+  test("a stream that lets go of a store still in service leaves its file open", async () => {
+    await writeFile(path, bytes);
+    const { store } = await listingStoreOnDisk(path, slugs.length);
+    holdListingFile(store)();
+    assert.equal(isOpen(store.file?.fd ?? -1), true);
+    assert.deepEqual(lineAt(store, 0), lineAt(held, 0));
+    closeListingStore(store);
   });
 
   test("refuses to read a line of a file changed in place since it was loaded", async () => {
