@@ -186,7 +186,7 @@ export function findBusiness(directory: Directory, identifier: string): number |
 }
 
 /** A listings file that cannot be read makes the directory unavailable (503). */
-function unreadable(error: unknown): unknown {
+function asUnavailable(error: unknown): unknown {
   return error instanceof ListingReadError ? directoryUnavailable() : error;
 }
 
@@ -195,7 +195,7 @@ export function listingJson(directory: Directory, rank: number): Buffer {
   try {
     return lineAt(directory.listings, rank);
   } catch (error) {
-    throw unreadable(error);
+    throw asUnavailable(error);
   }
 }
 
@@ -204,7 +204,7 @@ export function copyListingJson(directory: Directory, rank: number, target: Buff
   try {
     return copyLine(directory.listings, rank, target, at);
   } catch (error) {
-    throw unreadable(error);
+    throw asUnavailable(error);
   }
 }
 
@@ -224,7 +224,7 @@ export function bulkListings(directory: Directory): ListingStore {
   try {
     checkListingFile(directory.listings);
   } catch (error) {
-    throw unreadable(error);
+    throw asUnavailable(error);
   }
   return directory.listings;
 }

@@ -24,6 +24,14 @@ async function signature(path: string): Promise<string | null> {
 }
 
 /**
+ * A snapshot no longer served (or never to be): its listings file, when read from disk, is
+ * given back now rather than when V8 collects it.
+ */
+function retire(snapshot: Snapshot): void {
+  if (snapshot.directory !== null) retireListingStore(snapshot.directory.listings);
+}
+
+/**
  * The snapshot being served, replaced when a new one is built into `distDir` (contract §3).
  * Every second the manifest's identity (inode, size, mtime) is compared with the last one
  * seen; when it changed, the new snapshot is loaded and checked completely beside the old one,
@@ -99,7 +107,11 @@ export class LiveSnapshot {
       this.#log?.error(`new snapshot rejected, still serving ${this.#current.manifest.version}: ${(error as Error).message}`);
       return;
     }
-    if ((await signature(manifest)) !== before) return;
+    if ((await signature(manifest)) !== before) {
+      // Loaded, but from a dist/ already replaced again: not served, so its file is not kept open.
+      retire(next);
+      return;
+    }
     this.#seen = before;
     if (next.directoryProblem !== null && this.#current.directoryProblem === null) {
       this.#log?.error(
@@ -110,8 +122,7 @@ export class LiveSnapshot {
     const replaced = this.#current;
     const previous = replaced.manifest.version;
     this.#current = next;
-    // Its listings file, when read from disk, is given back now rather than when V8 collects it.
-    if (replaced.directory !== null) retireListingStore(replaced.directory.listings);
+    retire(replaced);
     if (next.directoryProblem !== null) {
       this.#log?.error(`snapshot ${next.manifest.version} loaded, but the directory is still unavailable: ${next.directoryProblem}`);
     } else {

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { readFile, writeFile } from "node:fs/promises";
+import { readdirSync, readlinkSync } from "node:fs";
+import { readFile, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -251,6 +252,42 @@ describe("a replica reading its listings from disk, when a rebuild replaces its 
     // A stream lets go when it closes, just after its last bytes are sent.
     for (let waited = 0; file.streams > 0 && waited < 2000; waited += 10) await sleep(10);
     assert.deepEqual({ streams: file.streams, closed: file.closed }, { streams: 0, closed: false });
+  });
+
+  /** The descriptors this process holds on a businesses.ndjson of this test's dist/ (Linux: /proc/self/fd). */
+  const openListingFiles = () =>
+    readdirSync("/proc/self/fd").filter((fd) => {
+      try {
+        return (
+          readlinkSync(`/proc/self/fd/${fd}`).startsWith(work.path) && readlinkSync(`/proc/self/fd/${fd}`).includes("businesses.ndjson")
+        );
+      } catch {
+        return false;
+      }
+    }).length;
+
+  test("a snapshot loaded from a dist/ that was replaced again while it loaded is not served, and its file is not kept open", async () => {
+    const manifest = join(dist, SNAPSHOT_FILES.manifest);
+    let dropped = 0;
+    // The second replacement must land while the check loads: a touch of the manifest a few
+    // milliseconds in. Tried until it does (a load of this fixture takes tens of milliseconds).
+    for (let attempt = 0; attempt < 20 && dropped === 0; attempt += 1) {
+      const served = live.current();
+      await buildSnapshot(`${FIXTURES}basic`, dist);
+      const checking = live.check();
+      await sleep(5 + attempt);
+      const now = new Date();
+      await utimes(manifest, now, now);
+      await checking;
+      if (live.current() === served) dropped += 1;
+      assert.equal(openListingFiles(), 1);
+    }
+    assert.equal(dropped, 1);
+    // The next check takes the snapshot now in dist/.
+    const served = live.current();
+    await live.check();
+    assert.notEqual(live.current(), served);
+    assert.equal(openListingFiles(), 1);
   });
 
   test("a rebuild closes the replaced snapshot's file at once, and the new snapshot answers from its own", async () => {
