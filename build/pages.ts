@@ -7,7 +7,9 @@ import {
   HOME_PATH,
   htmlPath,
   LIST_PAGE_SIZE,
+  LLMS_FULL_MAX_BYTES,
   LLMS_FULL_PATH,
+  LLMS_MAX_CHARACTERS,
   LLMS_PATH,
   markdownPath,
   offeringPagePath,
@@ -65,7 +67,28 @@ export function catalogPages(model: Model, summary: DirectorySummary): Map<strin
 
   out.set(ROBOTS_PATH, robotsTxt(model.baseUrl));
   out.set(STYLESHEET_PATH, STYLESHEET);
+  checkIndexSizes(out);
   return out;
+}
+
+/**
+ * llms.txt and llms-full.txt within the sizes agents can take in whole (contract §3). Neither
+ * grows with the directory; the catalog's own text (at most 20 offerings, their descriptions and
+ * guides) could make them too long, and then the build fails rather than publish them.
+ */
+function checkIndexSizes(documents: ReadonlyMap<string, string>): void {
+  const llms = documents.get(LLMS_PATH)?.length ?? 0;
+  if (llms >= LLMS_MAX_CHARACTERS) {
+    throw new Error(
+      `${LLMS_PATH} would be ${llms} characters, over the ${LLMS_MAX_CHARACTERS} it may have: shorten the offerings' names and descriptions.`,
+    );
+  }
+  const full = Buffer.byteLength(documents.get(LLMS_FULL_PATH) ?? "");
+  if (full >= LLMS_FULL_MAX_BYTES) {
+    throw new Error(
+      `${LLMS_FULL_PATH} would be ${full} bytes, over the ${LLMS_FULL_MAX_BYTES} it may have: shorten the guides or the homepage text.`,
+    );
+  }
 }
 
 /**

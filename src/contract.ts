@@ -24,8 +24,6 @@ export const MCP_LEGACY_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26"] as
 /** Every MCP protocol version served, newest first: what `server/discover` and the unsupported-version error list. */
 export const MCP_PROTOCOL_VERSIONS = [...MCP_MODERN_VERSIONS, ...MCP_LEGACY_VERSIONS] as const;
 
-export type McpProtocolVersion = (typeof MCP_PROTOCOL_VERSIONS)[number];
-
 // ── Paths ───────────────────────────────────────────────────────────────────────────────────
 // A page at path `P` has its Markdown at `P/index.md` (the homepage at `/index.md`) and, when the
 // build pre-renders it, its HTML at `P/index.html`, so a static host serves both as they are.
@@ -59,7 +57,7 @@ export const HEALTH_PATH = "/healthz";
 export const READY_PATH = "/readyz";
 
 /** A path template with its `{name}` parameters filled in (values are slugs or ids: no escaping needed). */
-export function fillTemplate(template: string, values: Readonly<Record<string, string>>): string {
+function fillTemplate(template: string, values: Readonly<Record<string, string>>): string {
   return template.replace(/\{(\w+)\}/g, (_match, name: string) => values[name] ?? "");
 }
 

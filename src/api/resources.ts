@@ -65,7 +65,7 @@ export const RESOURCES = {
 } as const satisfies Record<string, ResourceSpec>;
 
 /** An offering's guide in Markdown, as a resource. */
-export function guideResource(offering: Offering): ResourceSpec {
+function guideResource(offering: Offering): ResourceSpec {
   const path = markdownPath(offeringPagePath(offering.slug));
   return {
     path,

@@ -1,7 +1,7 @@
 import { fold } from "../snapshot/text.ts";
 
 /** Levenshtein distance: the fewest one-character insertions, deletions and substitutions from `a` to `b`. */
-export function editDistance(a: string, b: string): number {
+function editDistance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i += 1) {
     const current = [i];

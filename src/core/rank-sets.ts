@@ -34,7 +34,7 @@ function summaryOf(bits: Uint32Array): Uint32Array {
 }
 
 /** The set as a bitmap over `count` ranks (32 per word). */
-export function bitsOf(set: RankSet, count: number): Uint32Array {
+function bitsOf(set: RankSet, count: number): Uint32Array {
   if (set.kind === "bits") return set.bits;
   let bits = bitmaps.get(set);
   if (bits === undefined) {

@@ -13,7 +13,7 @@ import { type DirectorySearch, listingAt, normalizeSearch, searchDirectory } fro
 /** Words people put around a place or a trade that are not part of either. */
 const FILLER = new Set(["in", "near", "at", "around", "nearby", "close", "to", "me", "the", "a", "an", "for", "and", "of", "from", "by"]);
 
-export interface PlaceSuggestion {
+interface PlaceSuggestion {
   /** The search to run: q without the place and filler words, and the place as location. */
   readonly q: string;
   readonly location: string;
@@ -21,7 +21,7 @@ export interface PlaceSuggestion {
   readonly label: string;
 }
 
-export interface SpellingSuggestion {
+interface SpellingSuggestion {
   /** The word as typed, and the indexed word closest to it. */
   readonly typed: string;
   readonly suggestion: string;

@@ -86,6 +86,6 @@ class RequestLogger {
 }
 
 /** fastify's childLoggerFactory: request loggers made on first use (see RequestLogger). */
-export function lazyChildLogger(logger: FastifyBaseLogger, bindings: Bindings, options: ChildLoggerOptions): FastifyBaseLogger {
+function lazyChildLogger(logger: FastifyBaseLogger, bindings: Bindings, options: ChildLoggerOptions): FastifyBaseLogger {
   return new RequestLogger(logger, bindings, options) as unknown as FastifyBaseLogger;
 }

@@ -14,7 +14,7 @@ import { readOnlyRoute, rejectOtherMethods } from "./read-only.ts";
 type TypeProvider = JsonSchemaToTsProvider<{ ValidatorSchemaOptions: { keepDefaultedPropertiesOptional: true } }>;
 
 /** fastify's `url` for an OpenAPI path template: `{name}` becomes `:name`. */
-export function fastifyUrl(template: string): string {
+function fastifyUrl(template: string): string {
   return template.replace(/\{(\w+)\}/g, ":$1");
 }
 

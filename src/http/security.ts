@@ -9,7 +9,7 @@ import { MCP_PATH } from "../contract.ts";
  * (a browser's own reads of /robots.txt or the favicon) from this site only; forms to this site
  * only; never framed.
  */
-export const CONTENT_SECURITY_POLICY = {
+const CONTENT_SECURITY_POLICY = {
   "default-src": ["'none'"],
   "style-src": ["'self'"],
   "img-src": ["'self'"],
@@ -44,7 +44,7 @@ function isPreflight(request: FastifyRequest): boolean {
  * X-Permitted-Cross-Domain-Policies, X-XSS-Protection, X-DNS-Prefetch-Control), and so is
  * Origin-Agent-Cluster: bytes on every answer that no current browser needs from this site.
  */
-export function securityHeaders(): Readonly<Record<string, string>> {
+function securityHeaders(): Readonly<Record<string, string>> {
   const headers: Record<string, string> = {};
   const response = {
     setHeader(name: string, value: string | number | readonly string[]) {

@@ -34,7 +34,7 @@ const PLAIN_HEADER = /^[\t\x20-\x7e]*$/;
 const SENTINEL = /^=\?base64\?(.*)\?=$/s;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
-export const eraErrors = {
+const eraErrors = {
   unsupportedVersion: (requested: string) =>
     new RpcError(RPC.unsupportedProtocolVersion, "Unsupported protocol version", {
       status: 400,

@@ -53,7 +53,7 @@ export function serverCard(baseUrl: string, info: Implementation): ServerCard {
 }
 
 /** An AI Catalog with one entry, the card (draft docs/discovery.md, AI Catalog). */
-export function aiCatalog(baseUrl: string, card: ServerCard): object {
+function aiCatalog(baseUrl: string, card: ServerCard): object {
   const [namespace, name] = card.name.split("/");
   return {
     specVersion: "1.0",

@@ -9,7 +9,7 @@ import { createAjv } from "../schemas/ajv.ts";
 import { type ErrorBody, ErrorBodySchema } from "../schemas/error.ts";
 
 /** Every tool only reads the snapshot: same answer for the same input, nothing outside it touched. */
-export const READ_ONLY: ToolAnnotations = {
+const READ_ONLY: ToolAnnotations = {
   readOnlyHint: true,
   destructiveHint: false,
   idempotentHint: true,
@@ -87,7 +87,7 @@ function catalogTool(definition: ToolDefinition): CatalogTool {
   };
 }
 
-export const CATALOG_TOOLS: readonly CatalogTool[] = TOOLS.map(catalogTool);
+const CATALOG_TOOLS: readonly CatalogTool[] = TOOLS.map(catalogTool);
 
 export const TOOLS_BY_NAME: ReadonlyMap<string, CatalogTool> = new Map(CATALOG_TOOLS.map((tool) => [tool.name, tool]));
 

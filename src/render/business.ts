@@ -29,7 +29,7 @@ export function countryName(code: string): string {
   return name;
 }
 
-export function placeOf({ location }: PublicBusiness): string {
+function placeOf({ location }: PublicBusiness): string {
   return `${location.city}, ${location.region}, ${countryName(location.country)}`;
 }
 

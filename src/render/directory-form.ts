@@ -14,7 +14,7 @@ import {
  * empty form fields count as left out.
  */
 
-export const PAGE_FIELDS = ["q", "location", "country", "offset"] as const;
+const PAGE_FIELDS = ["q", "location", "country", "offset"] as const;
 export type PageField = (typeof PAGE_FIELDS)[number];
 
 /** What the visitor typed, to fill the form again (escaped when written). */

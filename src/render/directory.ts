@@ -198,7 +198,7 @@ ${page.items.map((business) => businessCardHtml(business)).join("\n")}
 }
 
 /** The pages a visitor can jump to: the first, the last and two either side of this one, within the browsing limit. */
-export function pageNumbers(total: number, limit: number, offset: number): (number | null)[] {
+function pageNumbers(total: number, limit: number, offset: number): (number | null)[] {
   const count = Math.min(Math.ceil(total / limit), Math.floor(DIRECTORY_MAX_OFFSET / limit) + 1);
   const current = Math.floor(offset / limit) + 1;
   const shown: (number | null)[] = [];
@@ -224,7 +224,7 @@ function pageNumbersHtml(view: Extract<DirectoryView, { kind: "results" }>): str
 }
 
 /** The search in words, for the page's title and heading: “plumber” in Leeds, GB. */
-export function searchLabel(form: FormValues): string {
+function searchLabel(form: FormValues): string {
   const q = (form.q ?? "").trim();
   const location = (form.location ?? "").trim();
   const country = (form.country ?? "").trim().toUpperCase();

@@ -7,7 +7,7 @@ import { agentPointer, mdLink } from "./markdown.ts";
 import { markdownToHtml } from "./markdown-html.ts";
 
 /** A URL on this site as a site-relative path (so links work on any host), others as they are. */
-export function localHref(baseUrl: string, url: string): string {
+function localHref(baseUrl: string, url: string): string {
   return url.startsWith(`${baseUrl}/`) ? url.slice(baseUrl.length) : url;
 }
 

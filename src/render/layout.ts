@@ -2,7 +2,7 @@ import { API_DOCS_PATH, CONTACT_PATH, DIRECTORY_PATH, HOME_PATH, LLMS_PATH, OPEN
 import type { SiteInfo } from "../schemas/content.ts";
 import { escapeHtml, jsonForScript } from "./escape.ts";
 
-export type Section = "home" | "offerings" | "directory" | "api" | "contact" | "none";
+type Section = "home" | "offerings" | "directory" | "api" | "contact" | "none";
 
 export interface LayoutInput {
   readonly site: SiteInfo;

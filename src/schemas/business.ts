@@ -51,5 +51,4 @@ export const PublicBusinessSchema = {
   },
 } as const;
 
-export type Location = FromSchema<typeof LocationSchema>;
 export type PublicBusiness = FromSchema<typeof PublicBusinessSchema>;

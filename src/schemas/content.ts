@@ -100,14 +100,14 @@ export const SiteFrontMatterSchema = {
 } as const;
 
 /** The longest alias of a service (contract §2). */
-export const SERVICE_ALIAS_MAX_LENGTH = 60;
+const SERVICE_ALIAS_MAX_LENGTH = 60;
 
 /**
  * One service of `content/services.yml`, the service vocabulary (contract §2): the exact
  * `service` value listings use, the words people use for it, and optionally its category and
  * a sentence for people browsing by service.
  */
-export const ServiceEntrySchema = {
+const ServiceEntrySchema = {
   type: "object",
   additionalProperties: false,
   required: ["name"],

@@ -1,6 +1,6 @@
 import type { FromSchema } from "json-schema-to-ts";
 
-export const FeatureLinkSchema = {
+const FeatureLinkSchema = {
   type: "object",
   additionalProperties: false,
   required: ["href", "label"],
@@ -10,7 +10,7 @@ export const FeatureLinkSchema = {
   },
 } as const;
 
-export const FeatureSchema = {
+const FeatureSchema = {
   type: "object",
   additionalProperties: false,
   required: ["title", "text"],
@@ -21,7 +21,7 @@ export const FeatureSchema = {
   },
 } as const;
 
-export const QuestionSchema = {
+const QuestionSchema = {
   type: "object",
   additionalProperties: false,
   required: ["question", "answer"],
@@ -92,6 +92,4 @@ export const OfferingSchema = {
   },
 } as const;
 
-export type Feature = FromSchema<typeof FeatureSchema>;
-export type Question = FromSchema<typeof QuestionSchema>;
 export type Offering = FromSchema<typeof OfferingSchema>;

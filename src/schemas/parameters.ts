@@ -21,7 +21,7 @@ import {
 const WORD_CHARS = "\\p{L}\\p{M}0-9'’.&-";
 const TEXT_RULE = "letters, digits, spaces, apostrophes, periods, ampersands and hyphens";
 
-export interface ParameterRule {
+interface ParameterRule {
   /** What a valid value looks like, as quoted in a 400's message. */
   readonly rule: string;
   /** What to send instead, as quoted in a 400's resolution. */
@@ -94,7 +94,7 @@ export const DirectoryParamsSchema = {
 } as const;
 
 /** The offerings' search terms: `q` on REST, `query` on MCP (spec §6.5). */
-export const offeringsTermsProperty = {
+const offeringsTermsProperty = {
   type: "string",
   maxLength: OFFERINGS_Q_MAX_LENGTH,
   description: `Whitespace-separated terms, at most ${OFFERINGS_Q_MAX_LENGTH} characters. Every term must match the start of a word in the offering's name, description, audience or features, case- and accent-insensitively.`,
@@ -114,7 +114,7 @@ export const OfferingsSearchArgumentsSchema = {
   properties: { query: offeringsTermsProperty },
 } as const;
 
-export const offeringSlugProperty = {
+const offeringSlugProperty = {
   type: "string",
   description: "An exact slug returned by the list endpoint.",
   examples: ["request-quotes"],
@@ -173,5 +173,3 @@ export const OFFERINGS_RULES: ParameterRules = {
 };
 
 export type DirectorySearchQuery = FromSchema<typeof DirectorySearchQuerySchema, { keepDefaultedPropertiesOptional: true }>;
-export type OfferingsQuery = FromSchema<typeof OfferingsQuerySchema>;
-export type OfferingsSearchArguments = FromSchema<typeof OfferingsSearchArgumentsSchema>;

@@ -12,7 +12,7 @@ import { fold, words } from "./text.ts";
  *
  * Bump DIRECTORY_INDEX_VERSION whenever this layout or its meaning changes.
  */
-export const DIRECTORY_INDEX_VERSION = 3;
+const DIRECTORY_INDEX_VERSION = 3;
 
 /** Ranks of entry i are values[offsets[i] .. offsets[i + 1]), ascending (compressed sparse rows). */
 export interface Postings {
@@ -46,7 +46,7 @@ export interface DirectoryIndex {
  * The words of a listing that q matches (contract §4): folded words of its name, of its service
  * and of its service's aliases in the vocabulary.
  */
-export function listingTerms(business: Pick<PublicBusiness, "name" | "service">, aliases: readonly string[] = []): string[] {
+function listingTerms(business: Pick<PublicBusiness, "name" | "service">, aliases: readonly string[] = []): string[] {
   const terms = new Set<string>();
   for (const word of [...words(business.name), ...words(business.service), ...aliases.flatMap(words)]) {
     const term = fold(word);
@@ -56,7 +56,7 @@ export function listingTerms(business: Pick<PublicBusiness, "name" | "service">,
 }
 
 /** The strings a listing's location is matched in: its folded city, region and postal code. */
-export function locationKeysOf({ location }: Pick<PublicBusiness, "location">): string[] {
+function locationKeysOf({ location }: Pick<PublicBusiness, "location">): string[] {
   return [...new Set([fold(location.city), fold(location.region), fold(location.postalCode)])];
 }
 

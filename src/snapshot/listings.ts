@@ -35,19 +35,19 @@ export class ListingReadError extends Error {}
 /** The listings held whole, or read from their file per request. */
 export type ListingStore = HeldListings | ListingsOnDisk;
 
-export interface HeldListings extends Lookups {
+interface HeldListings extends Lookups {
   /** businesses.ndjson as read. */
   readonly bytes: Buffer;
   readonly file: null;
 }
 
-export interface ListingsOnDisk extends Lookups {
+interface ListingsOnDisk extends Lookups {
   readonly bytes: null;
   readonly file: ListingFile;
 }
 
 /** businesses.ndjson open for reading, the lines read from it lately, and who still needs it open. */
-export interface ListingFile {
+interface ListingFile {
   readonly fd: number;
   readonly recent: RecentLines;
   /** Streams reading the file now (bulk downloads): a retired store closes its file when the last one ends. */

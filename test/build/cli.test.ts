@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { once } from "node:events";
-import { access, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { access, cp, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { buildCli } from "../helpers/build-cli.ts";
@@ -141,6 +141,30 @@ describe("npm run build", () => {
     await assert.rejects(access(join(dist, "stale", "old.md")));
     const siblings = (await readdir(work.path)).filter((name) => name.includes("dist-swap") && name !== "dist-swap");
     assert.deepEqual(siblings, [], "no staging or retired folder is left behind");
+  });
+
+  test("fails, naming the limit, when the offerings would make llms.txt 50,000 characters or more, and writes nothing", async () => {
+    const content = join(work.path, "content-long-llms");
+    await cp("test/fixtures/basic", content, { recursive: true });
+    // 20 offerings (the most allowed), 17 of them with a 3,000-character description: llms.txt lists them all.
+    const description = "Long words ".repeat(273).trim();
+    for (let n = 1; n <= 17; n += 1) {
+      const offering = await readFile("test/fixtures/basic/offerings/cost-guides.md", "utf8");
+      await writeFile(
+        join(content, "offerings", `long-${n}.md`),
+        offering.replace("name: Cost guides", `name: Long ${n}`).replace(/^description: .*$/m, `description: ${description}`),
+      );
+    }
+    const dist = join(work.path, "dist-long-llms");
+
+    const { code, stderr } = await cli([], content, dist);
+
+    assert.equal(code, 1);
+    assert.match(
+      stderr,
+      /^build failed: \/llms\.txt would be 5\d{4} characters, over the 50000 it may have: shorten the offerings' names and descriptions\.$/m,
+    );
+    await assert.rejects(access(dist));
   });
 });
 

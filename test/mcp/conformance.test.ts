@@ -17,7 +17,8 @@ import { type McpTestServer, startMcpServer } from "./helpers.ts";
 const NODE_MAJOR = Number(process.versions.node.split(".")[0]);
 const SKIP = NODE_MAJOR < 22 ? `the conformance suite needs Node.js 22 or newer (this is ${process.version})` : false;
 /** The package's `conformance` command (it has no main entry to resolve). */
-const CLI = join(dirname(createRequire(import.meta.url).resolve("@modelcontextprotocol/conformance/package.json")), "dist/index.js");
+const require = createRequire(import.meta.url);
+const CLI = join(dirname(require.resolve("@modelcontextprotocol/conformance/package.json")), "dist/index.js");
 const BASELINE = new URL("./conformance-expected-failures.yml", import.meta.url).pathname;
 
 interface Check {
