@@ -1,7 +1,7 @@
-import type { ListResourcesResult, ReadResourceResult, Resource } from "@modelcontextprotocol/sdk/types.js";
 import { type ResourceSource, resourceList } from "../api/resources.ts";
 import type { OfferingList } from "../schemas/responses.ts";
 import type { Snapshot } from "../snapshot/types.ts";
+import type { ListResourcesResult, ReadResourceResult, Resource } from "./protocol.ts";
 
 /** One readable document: its resources/list entry and its resources/read answer. */
 interface CatalogResource {

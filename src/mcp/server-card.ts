@@ -1,5 +1,5 @@
-import type { Implementation } from "@modelcontextprotocol/sdk/types.js";
 import { AI_CATALOG_PATH, AI_CATALOG_TYPE, MCP_PATH, MCP_PROTOCOL_VERSIONS, MCP_SERVER_CARD_PATH, SERVER_CARD_TYPE } from "../contract.ts";
+import type { Implementation } from "./protocol.ts";
 
 /**
  * The MCP server card and the AI Catalog that points at it, in the format of the experimental

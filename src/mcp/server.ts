@@ -1,15 +1,4 @@
 import type { IncomingHttpHeaders } from "node:http";
-import {
-  type Implementation,
-  InitializeRequestSchema,
-  type InitializeResult,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ListToolsRequestSchema,
-  PingRequestSchema,
-  ReadResourceRequestSchema,
-  type ServerCapabilities,
-} from "@modelcontextprotocol/sdk/types.js";
 import type { FastifyBaseLogger } from "fastify";
 import packageJson from "../../package.json" with { type: "json" };
 import { ROUTES } from "../api/routes.ts";
@@ -23,6 +12,17 @@ import type { CatalogService } from "../core/service.ts";
 import { allocateBody } from "../core/slab.ts";
 import type { Snapshot } from "../snapshot/types.ts";
 import { checkUnanswered, type Era, eraOf, META_KEYS } from "./era.ts";
+import {
+  type Implementation,
+  InitializeRequestSchema,
+  type InitializeResult,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  PingRequestSchema,
+  ReadResourceRequestSchema,
+  type ServerCapabilities,
+} from "./protocol.ts";
 import type { ResourceIndex } from "./resources.ts";
 import { RPC, RpcError } from "./rpc.ts";
 import { LISTING_NOTICE, TOOL_LIST, TOOLS_BY_NAME, type ToolOutcome } from "./tools.ts";

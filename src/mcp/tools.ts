@@ -1,4 +1,3 @@
-import type { CallToolResult, Tool, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import { TOOLS } from "../api/tools/index.ts";
 import { QUOTE_URL_RULE, type ToolDefinition, UNTRUSTED_LISTING_TEXT } from "../api/tools/tool.ts";
 import type { Answer } from "../core/answer.ts";
@@ -7,6 +6,7 @@ import type { CatalogService } from "../core/service.ts";
 import { parameterError } from "../core/validation.ts";
 import { createAjv } from "../schemas/ajv.ts";
 import { type ErrorBody, ErrorBodySchema } from "../schemas/error.ts";
+import type { CallToolResult, Tool, ToolAnnotations } from "./protocol.ts";
 
 /** Every tool only reads the snapshot: same answer for the same input, nothing outside it touched. */
 const READ_ONLY: ToolAnnotations = {
