@@ -3,7 +3,7 @@ import { TOOLS } from "../src/api/tools/index.ts";
 import { DEFAULT_RATE_LIMIT_MAX } from "../src/config.ts";
 import {
   API_VERSION,
-  CACHE_CONTROL_ERROR,
+  CACHE_CONTROL_NO_STORE,
   CACHE_CONTROL_SUCCESS,
   CLIENT_CACHE_SECONDS,
   DIRECTORY_RETRY_AFTER_SECONDS,
@@ -71,7 +71,7 @@ function errorResponse(status: number, { description, examples }: ErrorResponse)
   return {
     description: `${description} ${codeLabel(examples)}`,
     headers: {
-      "Cache-Control": { description: `Errors are never cached: ${CACHE_CONTROL_ERROR}.`, schema: { type: "string" } },
+      "Cache-Control": { description: `Errors are never cached: ${CACHE_CONTROL_NO_STORE}.`, schema: { type: "string" } },
       ...RESPONSE_HEADERS[status],
     },
     content: {

@@ -137,12 +137,14 @@ export const MCP_MAX_MESSAGE_BYTES = 32 * 1024;
 export const CACHE_CONTROL_SUCCESS = "public, max-age=60";
 /** The max-age above in seconds: how long clients should keep a successful answer (spec, Limits). */
 export const CLIENT_CACHE_SECONDS = Number(/\bmax-age=(\d+)/.exec(CACHE_CONTROL_SUCCESS)?.[1]);
-/** Errors are never cached (contract §7). */
-export const CACHE_CONTROL_ERROR = "no-store";
+/** Answers never kept by any cache: errors (contract §7) and health checks. */
+export const CACHE_CONTROL_NO_STORE = "no-store";
 /** Seconds a client waits before retrying when the directory is unavailable (spec, Errors). */
 export const DIRECTORY_RETRY_AFTER_SECONDS = 30;
 /** Retry-After of a 503 sent while the process sheds load. */
 export const OVERLOAD_RETRY_AFTER_SECONDS = 10;
+/** Retry-After of `/readyz`'s 503 while the process shuts down: by then another replica answers. */
+export const CLOSING_RETRY_AFTER_SECONDS = 5;
 /** The rate limit's window, and its policy's name in the IETF RateLimit-Policy and RateLimit headers. */
 export const RATE_LIMIT_WINDOW_SECONDS = 60;
 export const RATE_LIMIT_POLICY = "minute";

@@ -1,5 +1,4 @@
 import { LRUCache } from "lru-cache";
-import { DIRECTORY_MAX_OFFSET } from "../contract.ts";
 import type { PublicBusiness } from "../schemas/business.ts";
 import { compareSuffix, type Postings } from "../snapshot/directory-index.ts";
 import { checkListingFile, copyLine, ListingReadError, type ListingStore, lineAt, rankOf } from "../snapshot/listings.ts";
@@ -7,6 +6,7 @@ import { lowerBound } from "../snapshot/lower-bound.ts";
 import { fold, words } from "../snapshot/text.ts";
 import type { Directory } from "../snapshot/types.ts";
 import { directoryUnavailable } from "./errors.ts";
+import { nextOffset } from "./paging.ts";
 import { EMPTY, pageOfIntersection, type RankSet, sizeOf, sizeOfIntersection, unionOf } from "./rank-sets.ts";
 
 /** A validated directory search: what remains of the query once defaults are applied. */
@@ -157,8 +157,7 @@ export function searchDirectory(directory: Directory, search: NormalizedSearch):
   if (sets === null) return empty();
   for (const set of sets) if (sizeOf(set) === 0) return empty();
   const { ranks, more } = pageOfIntersection(sets, directory.index.count, offset, limit);
-  const end = offset + limit;
-  return { ranks, limit, offset, nextOffset: more && end <= DIRECTORY_MAX_OFFSET ? end : null };
+  return { ranks, limit, offset, nextOffset: nextOffset(offset, limit, more) };
 }
 
 /** Each condition of a search as a set of ranks; null when q had words that all folded to nothing (no match). */

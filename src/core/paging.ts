@@ -8,11 +8,15 @@ export interface Page<T> {
 }
 
 /**
- * The slice `[offset, offset + limit)` of `all`, and where the next page starts: only when more
- * items exist and the next offset stays within the browsing limit.
+ * Where the page after `[offset, offset + limit)` starts (contract §4): `offset + limit` when
+ * more matches exist and it stays within the browsing limit, else null.
  */
-export function page<T>(all: readonly T[], offset: number, limit: number): Page<T> {
+export function nextOffset(offset: number, limit: number, more: boolean): number | null {
   const end = offset + limit;
-  const nextOffset = all.length > end && end <= DIRECTORY_MAX_OFFSET ? end : null;
-  return { items: all.slice(offset, end), limit, offset, nextOffset };
+  return more && end <= DIRECTORY_MAX_OFFSET ? end : null;
+}
+
+/** The slice `[offset, offset + limit)` of `all`, and where the next page starts. */
+export function page<T>(all: readonly T[], offset: number, limit: number): Page<T> {
+  return { items: all.slice(offset, offset + limit), limit, offset, nextOffset: nextOffset(offset, limit, all.length > offset + limit) };
 }

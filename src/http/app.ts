@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController
 import { DIRECTORY_API_PATH, MCP_MAX_MESSAGE_BYTES, MCP_PATH, OFFERINGS_API_PATH } from "../contract.ts";
 import { invalidParameter, malformedRequest, offeringNotFound } from "../core/errors.ts";
 import type { CatalogService } from "../core/service.ts";
+import { REQUEST_VALIDATION } from "../schemas/ajv.ts";
 import { DIRECTORY_RULES } from "../schemas/parameters.ts";
 import { registerCaching } from "./caching.ts";
 import { clientErrorHandler, isApiPath, registerErrorHandling, registerNotFound, sendError } from "./errors.ts";
@@ -67,17 +68,8 @@ export async function buildHttpApp({
       }
       return sendError(reply, malformedRequest());
     },
-    ajv: {
-      customOptions: {
-        // Strict parameters (contract §5): unknown ones are errors, never silently dropped, and
-        // nothing is coerced: integers are read from query strings by src/http/rest.ts, which
-        // accepts decimal digits only (Ajv's coercion would read `1e1`, `0x10` or ` 1` as numbers).
-        removeAdditional: false,
-        coerceTypes: false,
-        useDefaults: false,
-        allErrors: false,
-      },
-    },
+    // Integers are read from query strings by src/http/rest.ts, which accepts decimal digits only.
+    ajv: { customOptions: REQUEST_VALIDATION },
   });
 
   registerErrorHandling(app);

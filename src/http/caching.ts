@@ -3,7 +3,7 @@ import etag from "etag";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fresh from "fresh";
 import { LRUCache } from "lru-cache";
-import { CACHE_CONTROL_ERROR, CACHE_CONTROL_SUCCESS } from "../contract.ts";
+import { CACHE_CONTROL_NO_STORE, CACHE_CONTROL_SUCCESS } from "../contract.ts";
 
 /** A body that cannot change within a snapshot (a page, openapi.json), in UTF-8, with its entity tag. */
 export interface Document {
@@ -86,7 +86,7 @@ export function registerCaching(app: FastifyInstance): void {
   // A callback, not an async function: this runs on every response, and a promise per hook costs.
   app.addHook("onSend", (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void) => {
     if (reply.statusCode >= 400) {
-      reply.header("cache-control", CACHE_CONTROL_ERROR);
+      reply.header("cache-control", CACHE_CONTROL_NO_STORE);
       done(null, payload);
       return;
     }

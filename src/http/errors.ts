@@ -1,7 +1,7 @@
 import type { Duplex } from "node:stream";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { READ_METHODS } from "../api/routes.ts";
-import { API_PREFIX, CACHE_CONTROL_ERROR, JSON_TYPE } from "../contract.ts";
+import { API_PREFIX, CACHE_CONTROL_NO_STORE, JSON_TYPE } from "../contract.ts";
 import { ApiError, internalError, malformedRequest, methodNotAllowed, notFound, payloadTooLarge, requestTooLarge } from "../core/errors.ts";
 import { parameterError } from "../core/validation.ts";
 import type { ParameterRules } from "../schemas/parameters.ts";
@@ -29,7 +29,7 @@ export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Duplex)
   const body = JSON.stringify(apiError.toBody());
   socket.end(
     `HTTP/1.1 ${apiError.status} ${tooLarge ? "Request Header Fields Too Large" : "Bad Request"}\r\n` +
-      `content-type: ${JSON_TYPE}\r\ncache-control: ${CACHE_CONTROL_ERROR}\r\n` +
+      `content-type: ${JSON_TYPE}\r\ncache-control: ${CACHE_CONTROL_NO_STORE}\r\n` +
       `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
   );
 }
@@ -38,7 +38,7 @@ export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
   // Set here too, not only in the caching hook: router-level failures skip the onSend hooks.
   return reply
     .code(error.status)
-    .headers({ ...error.headers, "cache-control": CACHE_CONTROL_ERROR })
+    .headers({ ...error.headers, "cache-control": CACHE_CONTROL_NO_STORE })
     .send(error.toBody());
 }
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import { HEALTH_PATH, READY_PATH } from "../contract.ts";
+import { CACHE_CONTROL_NO_STORE, CLOSING_RETRY_AFTER_SECONDS, HEALTH_PATH, READY_PATH } from "../contract.ts";
 import type { CatalogService } from "../core/service.ts";
 import { readOnlyRoute } from "./read-only.ts";
 
@@ -18,7 +18,7 @@ export function registerHealth(app: FastifyInstance, service: CatalogService): v
     done();
   });
   const config = { unlimited: true };
-  const noStore = { "cache-control": "no-store" };
+  const noStore = { "cache-control": CACHE_CONTROL_NO_STORE };
   readOnlyRoute(app, {
     url: HEALTH_PATH,
     config,
@@ -33,7 +33,7 @@ export function registerHealth(app: FastifyInstance, service: CatalogService): v
       if (closing)
         return reply
           .code(503)
-          .headers({ ...noStore, "retry-after": "5" })
+          .headers({ ...noStore, "retry-after": String(CLOSING_RETRY_AFTER_SECONDS) })
           .send({ status: "closing" });
       const snapshot = service.current();
       return reply.headers(noStore).send({

@@ -4,7 +4,7 @@ import type { Answer } from "../core/answer.ts";
 import { ApiError, internalError } from "../core/errors.ts";
 import type { CatalogService } from "../core/service.ts";
 import { parameterError } from "../core/validation.ts";
-import { createAjv } from "../schemas/ajv.ts";
+import { createAjv, REQUEST_VALIDATION } from "../schemas/ajv.ts";
 import { type ErrorBody, ErrorBodySchema } from "../schemas/error.ts";
 import type { CallToolResult, Tool, ToolAnnotations } from "./protocol.ts";
 
@@ -45,11 +45,8 @@ function errorResult(body: ErrorBody): ToolOutcome {
   return { kind: "error", result: { content: [{ type: "text", text: JSON.stringify(body) }], structuredContent: body, isError: true } };
 }
 
-/**
- * Validators compiled once at start. No coercion and no defaults: MCP arguments are JSON, so
- * `"5"` is not a limit, and the core applies the defaults as it does for REST.
- */
-const ajv = createAjv({ coerceTypes: false, useDefaults: false, removeAdditional: false, allErrors: false });
+/** Validators compiled once at start, checking arguments as REST checks its parameters. */
+const ajv = createAjv(REQUEST_VALIDATION);
 
 /** Compiles a tool's input validator once and builds its descriptor once. */
 function catalogTool(definition: ToolDefinition): CatalogTool {

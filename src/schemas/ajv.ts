@@ -9,9 +9,23 @@ export const AJV_OPTIONS = { strict: true } as const satisfies Options;
 export const AJV_FORMATS = ["uuid", "uri", "email"] as const;
 
 /**
+ * How requests are checked, by fastify (REST) and by the MCP tools alike. Strict parameters
+ * (contract §5): unknown ones are errors, never silently dropped; nothing is coerced (REST reads
+ * integers from query strings itself, as decimal digits only, where Ajv would read `1e1`, `0x10`
+ * or ` 1` as numbers; MCP arguments are JSON, so `"5"` is not a limit); no defaults are filled in
+ * (the core applies them); the first error is enough to answer.
+ */
+export const REQUEST_VALIDATION = {
+  removeAdditional: false,
+  coerceTypes: false,
+  useDefaults: false,
+  allErrors: false,
+} as const satisfies Options;
+
+/**
  * An Ajv instance with the formats our schemas use (uuid, uri, email). Used by the build's
- * content validation, the snapshot loader and the MCP tools; fastify builds its own from the
- * same options (see src/http/app.ts).
+ * content validation, the snapshot loader and the MCP tools; fastify builds its own, with
+ * REQUEST_VALIDATION (see src/http/app.ts).
  */
 export function createAjv(options: Options = {}): Ajv {
   const ajv = new Ajv({ ...AJV_OPTIONS, ...options });

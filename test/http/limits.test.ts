@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { CACHE_CONTROL_ERROR, RATE_LIMIT_POLICY, RATE_LIMIT_WINDOW_SECONDS } from "../../src/contract.ts";
+import { CACHE_CONTROL_NO_STORE, RATE_LIMIT_POLICY, RATE_LIMIT_WINDOW_SECONDS } from "../../src/contract.ts";
 import { rateLimited } from "../../src/core/errors.ts";
 import { RPC } from "../../src/mcp/rpc.ts";
 import { OpenApiValidator } from "../helpers/openapi.ts";
@@ -50,7 +50,7 @@ describe("with RATE_LIMIT_MAX=4", () => {
     const retryAfter = Number(refused.headers.get("retry-after"));
     assert.ok(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= RATE_LIMIT_WINDOW_SECONDS, `Retry-After ${retryAfter}`);
     assert.equal(refused.headers.get("ratelimit"), `"${RATE_LIMIT_POLICY}";r=0;t=${retryAfter}`);
-    assert.equal(refused.headers.get("cache-control"), CACHE_CONTROL_ERROR);
+    assert.equal(refused.headers.get("cache-control"), CACHE_CONTROL_NO_STORE);
     assert.deepEqual(body, rateLimited(retryAfter).toBody());
     OpenApiValidator.of(server.service.current().openapi).assertResponse("/api/directory", 429, body);
   });
