@@ -6,7 +6,6 @@ import {
   DIRECTORY_PATH,
   HOME_PATH,
   htmlPath,
-  LIST_PAGE_SIZE,
   LLMS_FULL_MAX_BYTES,
   LLMS_FULL_PATH,
   LLMS_MAX_CHARACTERS,
@@ -18,6 +17,7 @@ import {
   STYLESHEET_PATH,
   sitemapPartPath,
 } from "../src/contract.ts";
+import { listPageRanks } from "../src/core/lists.ts";
 import { page } from "../src/core/paging.ts";
 import { apiDocsHtml, apiDocsMarkdown } from "../src/render/api-docs.ts";
 import { profileMarkdown } from "../src/render/business.ts";
@@ -115,9 +115,8 @@ export function* listingPages(
   ];
   for (const { list, kind, ranks: entry } of lists) {
     const postings = kind === "country" ? index.countryPostings : index.servicePostings;
-    const from = postings.offsets[entry] ?? 0;
     for (let n = 1; n <= listPageCount(list.total); n += 1) {
-      const ranks = postings.values.subarray(from + (n - 1) * LIST_PAGE_SIZE, Math.min(from + n * LIST_PAGE_SIZE, from + list.total));
+      const ranks = listPageRanks(postings, entry, n);
       yield [
         list.pathOf(n),
         listMarkdown(

@@ -1,33 +1,5 @@
-import {
-  AI_CATALOG_PATH,
-  API_DOCS_PATH,
-  BULK_JSON_PATH,
-  BULK_NDJSON_PATH,
-  CONTACT_PATH,
-  countryListPath,
-  DIRECTORY_API_PATH,
-  DIRECTORY_PATH,
-  FAVICON_PATH,
-  HEALTH_PATH,
-  HOME_PATH,
-  LIST_PAGE_SIZE,
-  LLMS_FULL_PATH,
-  LLMS_PATH,
-  MCP_PATH,
-  MCP_SERVER_CARD_PATH,
-  markdownPath,
-  OFFERINGS_API_PATH,
-  OPENAPI_PATH,
-  offeringApiPath,
-  offeringPagePath,
-  READY_PATH,
-  ROBOTS_PATH,
-  SITEMAP_PATH,
-  STYLESHEET_PATH,
-  serviceListPath,
-  sitemapPartPath,
-} from "../src/contract.ts";
-import { serviceSlugs } from "../src/render/directory-lists.ts";
+import { fillPattern, HOME_PATH, offeringPagePath, SITE_ROUTES } from "../src/contract.ts";
+import { listPageCount, serviceSlugs } from "../src/render/directory-lists.ts";
 import { sitemapPartCount } from "../src/render/sitemap.ts";
 import type { BusinessFrontMatter, OfferingFrontMatter, SiteFrontMatter } from "../src/schemas/content.ts";
 import { fold } from "../src/snapshot/text.ts";
@@ -125,72 +97,52 @@ function fieldName(path: readonly (string | number)[]): string {
 }
 
 /**
- * Whether a path of this site leads to something, given the approved content: the paths the
- * server routes (src/http/), exactly as it matches them (no trailing slash). Pages have a Markdown
- * variant at `<path>/index.md` (the homepage at `/index.md`); the lists by country and service
- * exist only as Markdown; a listing's id (in any case) leads to its page by a redirect.
+ * Whether a path of this site leads to something, given the approved content: a route of the
+ * manifest (SITE_ROUTES, the patterns the server registers) with its parameters as the content
+ * gives them, matched exactly as the server matches it (no trailing slash). A listing's slug or
+ * id in any case leads to its page (by a redirect when it is not the slug).
  */
 function linkTargets(model: Model): (path: string) => boolean {
-  const exact = new Set<string>([
-    LLMS_PATH,
-    LLMS_FULL_PATH,
-    SITEMAP_PATH,
-    ROBOTS_PATH,
-    STYLESHEET_PATH,
-    FAVICON_PATH,
-    HEALTH_PATH,
-    READY_PATH,
-    OPENAPI_PATH,
-    MCP_PATH,
-    MCP_SERVER_CARD_PATH,
-    AI_CATALOG_PATH,
-    DIRECTORY_API_PATH,
-    OFFERINGS_API_PATH,
-    BULK_JSON_PATH,
-    BULK_NDJSON_PATH,
-  ]);
-  const pages = new Set<string>([HOME_PATH, DIRECTORY_PATH, CONTACT_PATH, API_DOCS_PATH]);
-  for (const { slug } of model.offerings) {
-    pages.add(offeringPagePath(slug));
-    exact.add(offeringApiPath(slug));
-  }
   const listings = new Set<string>();
   for (const { slug, id } of model.businesses) {
     listings.add(slug);
     listings.add(id.toLowerCase());
   }
-  // The lists by country and by service, a Markdown page per LIST_PAGE_SIZE listings, and the
-  // sitemap's parts: each path as src/contract.ts makes it.
-  const slugOf = new Map(
-    serviceSlugs(model.services.map((service) => service.name)).map((slug, i) => [model.services[i]?.name ?? "", slug]),
-  );
+  // The lists by country and by service, as the directory's index has them (src/render/directory-lists.ts).
   const byCountry = new Map<string, number>();
   const byService = new Map<string, number>();
   for (const { location, service } of model.businesses) {
-    byCountry.set(location.country, (byCountry.get(location.country) ?? 0) + 1);
-    const slug = slugOf.get(service) ?? "";
-    byService.set(slug, (byService.get(slug) ?? 0) + 1);
+    byCountry.set(location.country.toLowerCase(), (byCountry.get(location.country.toLowerCase()) ?? 0) + 1);
+    byService.set(service, (byService.get(service) ?? 0) + 1);
   }
-  const addList = (listed: ReadonlyMap<string, number>, pathOf: (key: string, page: number) => string) => {
-    for (const [key, count] of listed) {
-      for (let n = 1; n <= Math.ceil(count / LIST_PAGE_SIZE); n += 1) exact.add(pathOf(key, n));
+  const listed = model.services.map((service) => service.name).filter((name) => byService.has(name));
+  const serviceLists = new Map(serviceSlugs(listed).map((slug, i) => [slug, byService.get(listed[i] ?? "") ?? 0]));
+  const htmlPages = SITE_ROUTES.filter((route) => route.answers === "page" && route.params === "fixed").length + model.offerings.length;
+  const parts = sitemapPartCount({ catalog: Array(htmlPages).fill(""), listings: { count: model.businesses.length, slugAt: () => "" } });
+
+  const exact = new Set<string>();
+  const listingRoutes: RegExp[] = [];
+  /** Each list's pages: the first at a pattern without `:page`, the others at the pattern with it. */
+  const addLists = (pattern: string, lists: ReadonlyMap<string, number>) => {
+    const paged = pattern.includes(":page");
+    for (const [name, count] of lists) {
+      for (let page = paged ? 2 : 1; page <= (paged ? listPageCount(count) : 1); page += 1) exact.add(fillPattern(pattern, { name, page }));
     }
   };
-  addList(byCountry, countryListPath);
-  addList(byService, serviceListPath);
-  const parts = sitemapPartCount({ catalog: [...pages], listings: { count: model.businesses.length, slugAt: () => "" } });
-  for (let n = 1; n <= parts; n += 1) exact.add(sitemapPartPath(n));
-
-  const listingPrefix = `${DIRECTORY_PATH}/`;
-  const apiPrefix = `${DIRECTORY_API_PATH}/`;
-  const page = (path: string): boolean =>
-    pages.has(path) || (path.startsWith(listingPrefix) && listings.has(path.slice(listingPrefix.length).toLowerCase()));
-  return (path) => {
-    if (exact.has(path) || page(path)) return true;
-    if (path.startsWith(apiPrefix)) return listings.has(path.slice(apiPrefix.length).toLowerCase());
-    const markdown = path === markdownPath(HOME_PATH) ? HOME_PATH : /^(.+)\/index\.md$/.exec(path)?.[1];
-    return markdown !== undefined && page(markdown);
-  };
+  for (const { pattern, params } of SITE_ROUTES) {
+    if (params === "fixed") exact.add(pattern);
+    else if (params === "offering") for (const { slug } of model.offerings) exact.add(fillPattern(pattern, { slug }));
+    else if (params === "listing") listingRoutes.push(new RegExp(`^${pattern.replace(/\./g, "\\.").replace(/:\w+/, "([^/]+)")}$`));
+    else if (params === "country") addLists(pattern, byCountry);
+    else if (params === "service") addLists(pattern, serviceLists);
+    else for (let part = 1; part <= parts; part += 1) exact.add(fillPattern(pattern, { part }));
+  }
+  return (path) =>
+    exact.has(path) ||
+    listingRoutes.some((route) => {
+      const identifier = route.exec(path)?.[1];
+      return identifier !== undefined && listings.has(identifier.toLowerCase());
+    });
 }
 
 /** A link's path on this site (exactly as the server matches it), or null for a link elsewhere or within the page. */

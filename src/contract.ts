@@ -27,12 +27,14 @@ export const MCP_PROTOCOL_VERSIONS = [...MCP_MODERN_VERSIONS, ...MCP_LEGACY_VERS
 // ── Paths ───────────────────────────────────────────────────────────────────────────────────
 // A page at path `P` has its Markdown at `P/index.md` (the homepage at `/index.md`) and, when the
 // build pre-renders it, its HTML at `P/index.html`, so a static host serves both as they are.
+// Paths with parameters are written as fastify matches them (`:name`); SITE_ROUTES, below, lists
+// every route of the site.
 
 /** Every REST endpoint lives under this prefix; an unknown path under it gets a JSON 404. */
 export const API_PREFIX = "/api";
 export const DIRECTORY_API_PATH = "/api/directory";
 export const OFFERINGS_API_PATH = "/api/offerings";
-/** The OpenAPI path templates of the single-item endpoints (fastify writes `{name}` as `:name`). */
+/** The OpenAPI path templates of the single-item endpoints (`{name}`; fastifyPattern gives fastify's `:name`). */
 export const BUSINESS_API_TEMPLATE = `${DIRECTORY_API_PATH}/{identifier}`;
 export const OFFERING_API_TEMPLATE = `${OFFERINGS_API_PATH}/{slug}`;
 
@@ -55,43 +57,6 @@ export const STYLESHEET_PATH = "/assets/site.css";
 export const FAVICON_PATH = "/favicon.ico";
 export const HEALTH_PATH = "/healthz";
 export const READY_PATH = "/readyz";
-
-/** A path template with its `{name}` parameters filled in (values are slugs or ids: no escaping needed). */
-function fillTemplate(template: string, values: Readonly<Record<string, string>>): string {
-  return template.replace(/\{(\w+)\}/g, (_match, name: string) => values[name] ?? "");
-}
-
-export function businessApiPath(identifier: string): string {
-  return fillTemplate(BUSINESS_API_TEMPLATE, { identifier });
-}
-
-export function offeringApiPath(slug: string): string {
-  return fillTemplate(OFFERING_API_TEMPLATE, { slug });
-}
-
-export function offeringPagePath(slug: string): string {
-  return `/offerings/${slug}`;
-}
-
-export function businessPagePath(slug: string): string {
-  return `${DIRECTORY_PATH}/${slug}`;
-}
-
-/** The Markdown list of a country's listings, page `page` (1-based) of it. */
-export function countryListPath(code: string, page = 1): string {
-  return markdownPath(`${DIRECTORY_PATH}/countries/${code.toLowerCase()}${page > 1 ? `/page-${page}` : ""}`);
-}
-
-/** The Markdown list of a service's listings (by its slug), page `page` (1-based) of it. */
-export function serviceListPath(slug: string, page = 1): string {
-  return markdownPath(`${DIRECTORY_PATH}/services/${slug}${page > 1 ? `/page-${page}` : ""}`);
-}
-
-/** The n-th (1-based) sitemap file of a sitemap index. */
-export function sitemapPartPath(n: number): string {
-  return `/sitemaps/${n}.xml`;
-}
-
 /** The whole directory for bulk use, at the same paths as in dist/ (src/snapshot/files.ts). */
 export const BULK_JSON_PATH = "/data/businesses.json";
 export const BULK_NDJSON_PATH = "/data/businesses.ndjson";
@@ -105,6 +70,112 @@ export function markdownPath(pagePath: string): string {
 export function htmlPath(pagePath: string): string {
   return pagePath === HOME_PATH ? "/index.html" : `${pagePath}/index.html`;
 }
+
+/** fastify's pattern for an OpenAPI path template: `{name}` becomes `:name`. */
+export function fastifyPattern(template: string): string {
+  return template.replace(/\{(\w+)\}/g, ":$1");
+}
+
+export const OFFERING_PAGE_PATTERN = "/offerings/:slug";
+/** A listing's profile, by its slug (its id leads there by a redirect). */
+export const BUSINESS_PAGE_PATTERN = `${DIRECTORY_PATH}/:slug`;
+/** Markdown lists of a country's listings (`:name`, its code in lower case) and of a service's (its slug), LIST_PAGE_SIZE a page. */
+export const COUNTRY_LIST_PATTERN = markdownPath(`${DIRECTORY_PATH}/countries/:name`);
+export const COUNTRY_LIST_PAGE_PATTERN = markdownPath(`${DIRECTORY_PATH}/countries/:name/page-:page`);
+export const SERVICE_LIST_PATTERN = markdownPath(`${DIRECTORY_PATH}/services/:name`);
+export const SERVICE_LIST_PAGE_PATTERN = markdownPath(`${DIRECTORY_PATH}/services/:name/page-:page`);
+/** A file of the sitemap index, numbered from 1, when the site has more URLs than one sitemap holds. */
+export const SITEMAP_PART_PATTERN = "/sitemaps/:part.xml";
+
+/** A pattern (`:name`) or template (`{name}`) with its parameters filled in (values are slugs, ids or numbers: no escaping needed). */
+export function fillPattern(pattern: string, values: Readonly<Record<string, string | number>>): string {
+  return pattern.replace(/:(\w+)|\{(\w+)\}/g, (_match, colon?: string, brace?: string) => String(values[colon ?? brace ?? ""] ?? ""));
+}
+
+export function businessApiPath(identifier: string): string {
+  return fillPattern(BUSINESS_API_TEMPLATE, { identifier });
+}
+
+export function offeringApiPath(slug: string): string {
+  return fillPattern(OFFERING_API_TEMPLATE, { slug });
+}
+
+export function offeringPagePath(slug: string): string {
+  return fillPattern(OFFERING_PAGE_PATTERN, { slug });
+}
+
+export function businessPagePath(slug: string): string {
+  return fillPattern(BUSINESS_PAGE_PATTERN, { slug });
+}
+
+/** The Markdown list of a country's listings, page `page` (1-based) of it. */
+export function countryListPath(code: string, page = 1): string {
+  const name = code.toLowerCase();
+  return page > 1 ? fillPattern(COUNTRY_LIST_PAGE_PATTERN, { name, page }) : fillPattern(COUNTRY_LIST_PATTERN, { name });
+}
+
+/** The Markdown list of a service's listings (by its slug), page `page` (1-based) of it. */
+export function serviceListPath(slug: string, page = 1): string {
+  return page > 1 ? fillPattern(SERVICE_LIST_PAGE_PATTERN, { name: slug, page }) : fillPattern(SERVICE_LIST_PATTERN, { name: slug });
+}
+
+/** The n-th (1-based) sitemap file of a sitemap index. */
+export function sitemapPartPath(n: number): string {
+  return fillPattern(SITEMAP_PART_PATTERN, { part: n });
+}
+
+// ── The route manifest ──────────────────────────────────────────────────────────────────────
+
+/**
+ * What a route answers with, and where its parameters come from:
+ * - `page`: HTML or Markdown by the Accept header; `markdown`: always Markdown; `file`: one document;
+ *   `json`: the REST API and the health checks; `mcp`: the MCP endpoint (POST).
+ * - `fixed`: the pattern is the one path; `offering`: `:slug` is an offering's slug; `listing`:
+ *   `:slug` or `:identifier` is an approved listing's slug or id (an id in any case); `country` and
+ *   `service`: `:name` is a list's name and `:page` a page from 2 on; `sitemap-part`: `:part` from 1
+ *   to the number of parts.
+ */
+export interface SiteRoute {
+  readonly pattern: string;
+  readonly answers: "page" | "markdown" | "file" | "json" | "mcp";
+  readonly params: "fixed" | "offering" | "listing" | "country" | "service" | "sitemap-part";
+}
+
+/** A page and its Markdown URL. */
+function page(pattern: string, params: SiteRoute["params"]): SiteRoute[] {
+  return [
+    { pattern, answers: "page", params },
+    { pattern: markdownPath(pattern), answers: "markdown", params },
+  ];
+}
+
+/**
+ * Every route of the site, one entry per path pattern the server registers (test/http/routes.test.ts
+ * compares them) and what the build's link check knows of the site's paths (build/warnings.ts).
+ */
+export const SITE_ROUTES: readonly SiteRoute[] = [
+  ...page(HOME_PATH, "fixed"),
+  ...page(DIRECTORY_PATH, "fixed"),
+  ...page(CONTACT_PATH, "fixed"),
+  ...page(API_DOCS_PATH, "fixed"),
+  ...page(OFFERING_PAGE_PATTERN, "offering"),
+  ...page(BUSINESS_PAGE_PATTERN, "listing"),
+  { pattern: COUNTRY_LIST_PATTERN, answers: "markdown", params: "country" },
+  { pattern: COUNTRY_LIST_PAGE_PATTERN, answers: "markdown", params: "country" },
+  { pattern: SERVICE_LIST_PATTERN, answers: "markdown", params: "service" },
+  { pattern: SERVICE_LIST_PAGE_PATTERN, answers: "markdown", params: "service" },
+  ...[LLMS_PATH, LLMS_FULL_PATH, ROBOTS_PATH, SITEMAP_PATH, STYLESHEET_PATH, FAVICON_PATH, BULK_JSON_PATH, BULK_NDJSON_PATH].map(
+    (pattern): SiteRoute => ({ pattern, answers: "file", params: "fixed" }),
+  ),
+  { pattern: SITEMAP_PART_PATTERN, answers: "file", params: "sitemap-part" },
+  ...[OPENAPI_PATH, MCP_SERVER_CARD_PATH, AI_CATALOG_PATH].map((pattern): SiteRoute => ({ pattern, answers: "file", params: "fixed" })),
+  ...[HEALTH_PATH, READY_PATH, DIRECTORY_API_PATH, OFFERINGS_API_PATH].map(
+    (pattern): SiteRoute => ({ pattern, answers: "json", params: "fixed" }),
+  ),
+  { pattern: fastifyPattern(BUSINESS_API_TEMPLATE), answers: "json", params: "listing" },
+  { pattern: fastifyPattern(OFFERING_API_TEMPLATE), answers: "json", params: "offering" },
+  { pattern: MCP_PATH, answers: "mcp", params: "fixed" },
+];
 
 // ── Limits (spec, Limits) ───────────────────────────────────────────────────────────────────
 

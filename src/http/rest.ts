@@ -1,7 +1,7 @@
 import type { JsonSchemaToTsProvider } from "@fastify/type-provider-json-schema-to-ts";
 import type { FastifyInstance, FastifyReply, preValidationHookHandler } from "fastify";
 import { ROUTES, type RouteSpec } from "../api/routes.ts";
-import { JSON_TYPE, OPENAPI_PATH } from "../contract.ts";
+import { fastifyPattern, JSON_TYPE, OPENAPI_PATH } from "../contract.ts";
 import type { Answer } from "../core/answer.ts";
 import { repeatedParameter } from "../core/errors.ts";
 import type { CatalogService } from "../core/service.ts";
@@ -12,11 +12,6 @@ import { readOnlyRoute, rejectOtherMethods } from "./read-only.ts";
 
 /** Request types come from the route schemas; defaults are applied by the core, so defaulted parameters stay optional. */
 type TypeProvider = JsonSchemaToTsProvider<{ ValidatorSchemaOptions: { keepDefaultedPropertiesOptional: true } }>;
-
-/** fastify's `url` for an OpenAPI path template: `{name}` becomes `:name`. */
-function fastifyUrl(template: string): string {
-  return template.replace(/\{(\w+)\}/g, ":$1");
-}
 
 /**
  * Before validation: a parameter given twice (fastify makes it an array) is answered with its
@@ -52,7 +47,7 @@ function queryRules(spec: RouteSpec): preValidationHookHandler {
 function routeOptions<const Spec extends RouteSpec>(spec: Spec) {
   return {
     method: "GET",
-    url: fastifyUrl(spec.path),
+    url: fastifyPattern(spec.path),
     schema: {
       querystring: spec.querystring as Spec["querystring"],
       params: spec.params as Spec["params"],
@@ -99,7 +94,7 @@ export function restRoutes(app: FastifyInstance, service: CatalogService): void 
       send(reply, service.getOffering(request.params.slug));
     },
   });
-  for (const spec of Object.values(ROUTES)) rejectOtherMethods(app, fastifyUrl(spec.path));
+  for (const spec of Object.values(ROUTES)) rejectOtherMethods(app, fastifyPattern(spec.path));
 
   readOnlyRoute(app, {
     url: OPENAPI_PATH,

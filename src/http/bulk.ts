@@ -1,0 +1,84 @@
+import { Readable } from "node:stream";
+import type { FastifyInstance } from "fastify";
+import { BULK_JSON_PATH, BULK_NDJSON_PATH, JSON_TYPE, NDJSON_TYPE } from "../contract.ts";
+import { bulkListings } from "../core/directory.ts";
+import type { CatalogService } from "../core/service.ts";
+import { bytesAt, holdListingFile, type ListingStore } from "../snapshot/listings.ts";
+import { withDirectory } from "./page-replies.ts";
+import { readOnlyRoute } from "./read-only.ts";
+
+/**
+ * The whole directory for bulk use: the snapshot's own bytes, never copied when it holds them
+ * whole; streamed from the file when it reads them from disk.
+ */
+export function registerBulkDownloads(app: FastifyInstance, service: CatalogService): void {
+  readOnlyRoute(app, {
+    url: BULK_NDJSON_PATH,
+    config: { cacheable: true },
+    handler: async (request, reply) =>
+      withDirectory(service, request, reply, false, () => {
+        const listings = bulkListings(service.directory());
+        reply.header("etag", `"${service.current().manifest.version}-ndjson"`).type(NDJSON_TYPE);
+        if (listings.bytes !== null) return reply.send(listings.bytes);
+        return reply.header("content-length", listings.lineStarts[listings.count] ?? 0).send(streamed(listings, fileChunks(listings)));
+      }),
+  });
+  readOnlyRoute(app, {
+    url: BULK_JSON_PATH,
+    config: { cacheable: true },
+    handler: async (request, reply) =>
+      withDirectory(service, request, reply, false, () => {
+        const listings = bulkListings(service.directory());
+        return reply
+          .headers({ etag: `"${service.current().manifest.version}-json"`, "content-length": jsonArrayLength(listings) })
+          .type(JSON_TYPE)
+          .send(streamed(listings, jsonArrayOfLines(listings)));
+      }),
+  });
+}
+
+/**
+ * A stream of `chunks` read from the listings' file, which stays open until the stream has ended
+ * or been destroyed (a HEAD, a 304, a client gone), even if a newer snapshot replaces this one.
+ */
+function streamed(listings: ListingStore, chunks: AsyncGenerator<Buffer>): Readable {
+  const release = holdListingFile(listings);
+  return Readable.from(chunks).once("close", release);
+}
+
+/** businesses.ndjson read from disk a megabyte at a time. */
+async function* fileChunks(listings: ListingStore): AsyncGenerator<Buffer> {
+  const size = listings.lineStarts[listings.count] ?? 0;
+  const CHUNK = 2 ** 20;
+  for (let from = 0; from < size; from += CHUNK) yield await bytesAt(listings, from, Math.min(from + CHUNK, size));
+}
+
+/** The length of businesses.json: every listing's bytes, plus "[\n", ",\n" between listings and "\n]\n". */
+function jsonArrayLength(listings: ListingStore): number {
+  const { count, lineStarts } = listings;
+  return (lineStarts[count] ?? 0) - count + 2 + Math.max(0, count - 1) * 2 + 3;
+}
+
+/**
+ * businesses.json made from businesses.ndjson as it streams: "[", the lines joined by ",", "]",
+ * byte for byte the file the build wrote, without holding a second copy of the directory.
+ */
+async function* jsonArrayOfLines(listings: ListingStore): AsyncGenerator<Buffer> {
+  const { count, lineStarts } = listings;
+  yield Buffer.from("[\n");
+  const CHUNK = 512;
+  for (let from = 0; from < count; from += CHUNK) {
+    const to = Math.min(from + CHUNK, count);
+    const first = lineStarts[from] ?? 0;
+    const lines = await bytesAt(listings, first, lineStarts[to] ?? 0);
+    const pieces: Buffer[] = [];
+    for (let rank = from; rank < to; rank += 1) {
+      if (rank > 0) pieces.push(COMMA_NEWLINE);
+      pieces.push(lines.subarray((lineStarts[rank] ?? 0) - first, (lineStarts[rank + 1] ?? 1) - 1 - first));
+    }
+    yield Buffer.concat(pieces);
+  }
+  yield Buffer.from("\n]\n");
+}
+
+const COMMA_NEWLINE = Buffer.from(",\n");

@@ -1,0 +1,97 @@
+import etag from "etag";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { DIRECTORY_PATH, HTML_TYPE, htmlPath, MARKDOWN_TYPE, markdownPath } from "../contract.ts";
+import type { CatalogService } from "../core/service.ts";
+import { helpForEmptySearch } from "../core/suggest.ts";
+import {
+  choicesOf,
+  type DirectoryChoices,
+  directoryHtml,
+  directoryProblemMarkdown,
+  directoryResultsMarkdown,
+  type EmptySearchOffer,
+} from "../render/directory.ts";
+import { type DirectoryPageQuery, parseDirectoryQuery } from "../render/directory-form.ts";
+import type { DirectorySearchQuery } from "../schemas/parameters.ts";
+import { prefersMarkdown } from "./negotiation.ts";
+import { linkHeaders, sendBody, sendDocument, snapshotPage, summaryOf, withDirectory } from "./page-replies.ts";
+import { readOnlyRoute } from "./read-only.ts";
+
+/**
+ * The directory search page, `/businesses`: the search form, a page of results with the total,
+ * and what to try when nothing is found. Its Markdown URL answers a query too
+ * (`/businesses/index.md?q=plumb&offset=20`), so that an agent can follow every Markdown link
+ * without headers; without a query it is the overview a static host serves.
+ */
+export function registerDirectoryPage(app: FastifyInstance, service: CatalogService): void {
+  /** The countries and services to choose from, or none while the directory is unavailable. */
+  function directoryChoices(): DirectoryChoices | undefined {
+    const snapshot = service.current();
+    return snapshot.directory === null ? undefined : choicesOf(summaryOf(snapshot, snapshot.directory));
+  }
+
+  /** What a search that found nothing offers: a place or spelling it may have meant, and the services with their counts. */
+  function emptySearchOffer(query: DirectorySearchQuery): EmptySearchOffer {
+    const directory = service.directory();
+    const summary = summaryOf(service.current(), directory);
+    return {
+      ...helpForEmptySearch(directory, query),
+      services: summary.services.map((entry) => ({ name: entry.name, total: entry.total, markdownPath: entry.pathOf(1) })),
+    };
+  }
+
+  /** The page for a valid query: the pre-rendered first page when nothing was filled in, else rendered now. */
+  function directoryResults(reply: FastifyReply, markdown: boolean, parsed: Extract<DirectoryPageQuery, { ok: true }>): FastifyReply {
+    const snapshot = service.current();
+    // The page is a function of the snapshot and of what was asked (the form, as typed, and the
+    // page's type): its tag is made from those, not by hashing the rendered page.
+    reply.header("etag", etag(`${snapshot.manifest.version}|${markdown ? "md" : "html"}|${JSON.stringify([parsed.form, parsed.query])}`));
+    const result = service.searchBusinesses(parsed.query).value;
+    const untouched = !parsed.searched && result.offset === 0;
+    const nothing = result.items.length === 0 && result.offset === 0;
+    const offer = nothing && parsed.searched ? emptySearchOffer(parsed.query) : undefined;
+    // The whole count costs a pass over the matches' bitmaps: made only for a page that shows it.
+    const total = () => (nothing ? 0 : service.countBusinesses(parsed.query));
+    if (markdown) {
+      const overview = untouched ? snapshotPage(snapshot, markdownPath(DIRECTORY_PATH)) : undefined;
+      return overview === undefined
+        ? sendBody(reply, MARKDOWN_TYPE, directoryResultsMarkdown(snapshot.site, parsed.form, result, total(), offer))
+        : sendDocument(reply, MARKDOWN_TYPE, overview);
+    }
+    // The build wrote the first page for static hosts; it is this very page when no field holds text.
+    const blankForm = Object.values(parsed.form).every((value) => value === "");
+    const firstPage = untouched && blankForm ? snapshotPage(snapshot, htmlPath(DIRECTORY_PATH)) : undefined;
+    if (firstPage !== undefined) return sendDocument(reply, HTML_TYPE, firstPage);
+    const view = { kind: "results", form: parsed.form, searched: parsed.searched, page: result, total: total(), offer } as const;
+    return sendBody(reply, HTML_TYPE, directoryHtml(snapshot.site, view, choicesOf(summaryOf(snapshot, service.directory()))));
+  }
+
+  /** `markdown` is fixed for the Markdown URL, and follows the Accept header at the page's own. */
+  function directoryPage(request: FastifyRequest, reply: FastifyReply, markdown: boolean): FastifyReply {
+    reply.header("link", linkHeaders(markdownPath(DIRECTORY_PATH)));
+    const parsed = parseDirectoryQuery(request.query as Record<string, unknown>);
+    if (!parsed.ok) {
+      const site = service.current().site;
+      const view = { kind: "invalid", form: parsed.form, field: parsed.field, message: parsed.message } as const;
+      reply.code(400);
+      return markdown
+        ? sendBody(reply, MARKDOWN_TYPE, directoryProblemMarkdown(site, view))
+        : sendBody(reply, HTML_TYPE, directoryHtml(site, view, directoryChoices()));
+    }
+    return withDirectory(service, request, reply, markdown, () => directoryResults(reply, markdown, parsed));
+  }
+
+  readOnlyRoute(app, {
+    url: DIRECTORY_PATH,
+    config: { cacheable: true },
+    handler: async (request, reply) => {
+      reply.header("vary", "Accept");
+      return directoryPage(request, reply, prefersMarkdown(request.headers.accept));
+    },
+  });
+  readOnlyRoute(app, {
+    url: markdownPath(DIRECTORY_PATH),
+    config: { cacheable: true },
+    handler: async (request, reply) => directoryPage(request, reply, true),
+  });
+}
