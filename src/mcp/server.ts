@@ -73,7 +73,7 @@ function invalidParams(method: string): RpcError {
   return new RpcError(RPC.invalidParams, `Invalid params for ${method}; see the MCP specification for its parameters.`);
 }
 
-/** Checks a request against the SDK's schema for its method; returns the typed request. */
+/** Checks a request against the protocol's schema for its method (src/mcp/protocol.ts); returns the typed request. */
 function parsed<T>(
   schema: { safeParse(value: unknown): { success: true; data: T } | { success: false } },
   request: { method: string; params?: unknown },
@@ -152,7 +152,7 @@ type Handler = (request: Request, era: Era, log: FastifyBaseLogger) => string | 
  * handler; an era adds its own result fields (2026-07-28: `resultType`, the server's identity
  * and, on list, read and discover results, caching hints) and its own methods (the 2025
  * handshake and `ping`; 2026-07-28's `server/discover`). No SDK Server is built per request (that
- * cost more than a search); the SDK's schemas still check the params of every method but
+ * cost more than a search); the protocol's schemas still check the params of every method but
  * tools/call.
  */
 export function createDispatcher(

@@ -36,7 +36,7 @@ export interface CatalogTool {
   call(service: CatalogService, args: Record<string, unknown>, onUnexpected: (error: unknown) => void): ToolOutcome;
 }
 
-/** A copy that shares nothing with the schema constants, typed as the SDK's Tool wants it. */
+/** A copy that shares nothing with the schema constants, typed as the protocol's Tool. */
 function jsonCopy<T>(value: unknown): T {
   return JSON.parse(JSON.stringify(value)) as T;
 }

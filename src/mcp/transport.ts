@@ -173,7 +173,7 @@ function validParams(params: unknown): boolean {
 
 /**
  * The one JSON-RPC message a POST body may hold, checked by hand against JSON-RPC 2.0 as the
- * SDK's message schema states it (strict objects, integer or string ids, object params): it
+ * protocol's message schema states it (strict objects, integer or string ids, object params): it
  * runs on every request, and the schema library cost more than answering a search.
  */
 export function toMessage(body: unknown): RpcMessage {
