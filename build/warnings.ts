@@ -45,7 +45,7 @@ import type { Entry } from "./validate.ts";
  * Each kind of warning, by the stable name the code groups it under, and what the build calls it
  * when it says how many more of the kind it left out.
  */
-const WARNING_KINDS = {
+export const WARNING_KINDS = {
   "duplicate-name": "same name in the same town",
   "html-in-description": "HTML in a description",
   "http-quote-url": "quoteUrl over http:",
