@@ -1,8 +1,10 @@
 /**
  * `npm run build` (content → dist/) and `npm run check` (validate only). Exits 1 with every
  * content error listed at its `path:line:col`, writing nothing; warnings are listed too and never
- * change the exit code. `--format github` prints them as GitHub Actions annotations;
- * `--verbose` prints each stage's time and memory. A usage mistake exits 2.
+ * change the exit code: the first few of each kind (WARNINGS_PER_KIND), then how many more there
+ * are of it, since a large directory can warn about thousands of files; `--all-warnings` lists every one.
+ * `--format github` prints them as GitHub Actions annotations; `--verbose` prints each stage's
+ * time and memory. A usage mistake exits 2.
  */
 import { readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
@@ -11,10 +13,9 @@ import { ConfigError, readConfig } from "../src/config.ts";
 import { type ContentProblem, readContent } from "./content.ts";
 import { deriveModel } from "./derive.ts";
 import { writeSnapshot } from "./emit.ts";
-import { withPositions } from "./positions.ts";
-import { count, inFileOrder, REPORT_FORMATS, type ReportFormat, reportLine, type Severity } from "./report.ts";
+import { ALL_WARNINGS_OPTION, count, errorLines, REPORT_FORMATS, type ReportFormat, WARNINGS_PER_KIND, warningLines } from "./report.ts";
 import { validateContent } from "./validate.ts";
-import { linkWarnings } from "./warnings.ts";
+import { type ContentWarning, linkWarnings } from "./warnings.ts";
 
 const MiB = 2 ** 20;
 
@@ -50,37 +51,55 @@ function stageLogger(verbose: boolean): (name: string) => void {
 
 class UsageError extends Error {}
 
-function options(): { checkOnly: boolean; verbose: boolean; format: ReportFormat } {
-  let values: { check?: boolean; verbose?: boolean; format?: string };
+interface Options {
+  readonly checkOnly: boolean;
+  readonly verbose: boolean;
+  readonly allWarnings: boolean;
+  readonly format: ReportFormat;
+}
+
+function options(): Options {
+  let values: { check?: boolean; verbose?: boolean; format?: string; [ALL_WARNINGS_OPTION]?: boolean };
   try {
     ({ values } = parseArgs({
-      options: { check: { type: "boolean" }, verbose: { type: "boolean" }, format: { type: "string" } },
+      options: {
+        check: { type: "boolean" },
+        verbose: { type: "boolean" },
+        format: { type: "string" },
+        [ALL_WARNINGS_OPTION]: { type: "boolean" },
+      },
       strict: true,
     }));
   } catch (error) {
-    throw new UsageError(`${error instanceof Error ? error.message : String(error)}. Options: --format text|github, --verbose.`);
+    const message = error instanceof Error ? error.message : String(error);
+    throw new UsageError(`${message}. Options: --format text|github, --${ALL_WARNINGS_OPTION}, --verbose.`);
   }
   const format = values.format ?? "text";
   if (!(REPORT_FORMATS as readonly string[]).includes(format)) {
     throw new UsageError(`--format must be one of ${REPORT_FORMATS.join(", ")}, not "${format}".`);
   }
-  return { checkOnly: values.check === true, verbose: values.verbose === true, format: format as ReportFormat };
+  return {
+    checkOnly: values.check === true,
+    verbose: values.verbose === true,
+    allWarnings: values[ALL_WARNINGS_OPTION] === true,
+    format: format as ReportFormat,
+  };
 }
 
 async function main(): Promise<number> {
   const started = performance.now();
-  const { checkOnly, verbose, format } = options();
+  const { checkOnly, verbose, allWarnings, format } = options();
   const stage = stageLogger(verbose);
   const config = readConfig();
 
-  /** Prints problems at their positions: annotations on stdout for GitHub, lines on stderr otherwise. */
-  const report = (problems: readonly ContentProblem[], severity: Severity) => {
-    if (problems.length === 0) return;
-    const lines = inFileOrder(withPositions(config.contentDir, problems)).map((problem) =>
-      reportLine(config.contentDir, problem, severity, format),
-    );
+  /** Prints errors and warnings: annotations on stdout for GitHub, lines on stderr otherwise. */
+  const report = (errors: readonly ContentProblem[], warnings: readonly ContentWarning[]) => {
+    const lines = [
+      ...errorLines(config.contentDir, errors, format),
+      ...warningLines(config.contentDir, warnings, format, allWarnings ? Number.POSITIVE_INFINITY : WARNINGS_PER_KIND),
+    ];
     // One write, not one per line: a large directory can have thousands.
-    (format === "github" ? process.stdout : process.stderr).write(`${lines.join("\n")}\n`);
+    if (lines.length > 0) (format === "github" ? process.stdout : process.stderr).write(`${lines.join("\n")}\n`);
   };
 
   const raw = readContent(config.contentDir);
@@ -88,8 +107,7 @@ async function main(): Promise<number> {
   const validation = validateContent(raw);
   stage("validate");
   if (!validation.ok) {
-    report(validation.problems, "error");
-    report(validation.warnings, "warning");
+    report(validation.problems, validation.warnings);
     const warned = validation.warnings.length === 0 ? "" : ` and ${count(validation.warnings.length, "warning")}`;
     console.error(`${config.contentDir}: ${count(validation.problems.length, "content error")}${warned}; nothing was written.`);
     return 1;
@@ -98,7 +116,7 @@ async function main(): Promise<number> {
   const model = deriveModel(validation.content, config.baseUrl);
   stage("derive");
   const warnings = [...validation.warnings, ...linkWarnings(model, validation.content.offerings, validation.content.site)];
-  report(warnings, "warning");
+  report([], warnings);
   stage(`report ${count(warnings.length, "warning")}`);
   const warned = warnings.length === 0 ? "" : `; ${count(warnings.length, "warning")}`;
   const skipped =

@@ -169,7 +169,7 @@ function firstContent(yaml: string): number {
 }
 
 /** The problems with the line and column each pointer names; each file a pointer names is read once. */
-export function withPositions(root: string, problems: readonly ContentProblem[]): ContentProblem[] {
+export function withPositions<P extends ContentProblem>(root: string, problems: readonly P[]): P[] {
   const locators = new Map<string, ((pointer: Pointer) => Position) | null>();
   const locate = (file: string): ((pointer: Pointer) => Position) | null => {
     let found = locators.get(file);

@@ -17,7 +17,7 @@ import {
 import { COUNTRY_CODES } from "../src/schemas/countries.ts";
 import type { ContentProblem, RawContent, ServicesFile, SourceFile } from "./content.ts";
 import type { Pointer } from "./positions.ts";
-import { listingWarnings, placeholderWarnings } from "./warnings.ts";
+import { type ContentWarning, listingWarnings, placeholderWarnings } from "./warnings.ts";
 
 export interface Entry<T> {
   readonly file: string;
@@ -37,8 +37,8 @@ export interface ValidContent {
 
 /** Errors stop the build; warnings (build/warnings.ts) are reported either way. */
 export type Validation =
-  | { ok: true; content: ValidContent; warnings: ContentProblem[] }
-  | { ok: false; problems: ContentProblem[]; warnings: ContentProblem[] };
+  | { ok: true; content: ValidContent; warnings: ContentWarning[] }
+  | { ok: false; problems: ContentProblem[]; warnings: ContentWarning[] };
 
 // allErrors is safe here: the input is the editors' own files, and they want every error at once.
 const ajv = createAjv({ allErrors: true });

@@ -13,6 +13,23 @@ import type { Entry } from "./validate.ts";
  * printed and counted with the errors' `path:line:col` and never change the exit code.
  */
 
+/**
+ * Each kind of warning, by the stable name the code groups it under, and what the build calls it
+ * when it says how many more of the kind it left out.
+ */
+export const WARNING_KINDS = {
+  "duplicate-name": "same name in the same town",
+  "html-in-description": "HTML in a description",
+  "http-quote-url": "quoteUrl over http:",
+  placeholder: "placeholder TODO",
+  "broken-link": "link to no page of the site",
+} as const;
+export type WarningKind = keyof typeof WARNING_KINDS;
+
+export interface ContentWarning extends ContentProblem {
+  readonly kind: WarningKind;
+}
+
 /** What `npm run new` writes where an editor has to fill something in. */
 export const PLACEHOLDER = "TODO";
 
@@ -30,8 +47,8 @@ export function sameNameKey(name: string, location: { readonly city: string; rea
 }
 
 /** Warnings about listings, each on its own or against the others. */
-export function listingWarnings(businesses: readonly Entry<BusinessFrontMatter>[]): ContentProblem[] {
-  const warnings: ContentProblem[] = [];
+export function listingWarnings(businesses: readonly Entry<BusinessFrontMatter>[]): ContentWarning[] {
+  const warnings: ContentWarning[] = [];
   const named = new Map<string, string>();
   for (const { file, data, body } of businesses) {
     if (data.status === "approved") {
@@ -40,6 +57,7 @@ export function listingWarnings(businesses: readonly Entry<BusinessFrontMatter>[
       if (other === undefined) named.set(key, file);
       else {
         warnings.push({
+          kind: "duplicate-name",
           file,
           field: "name",
           message: `"${data.name}" in ${data.location.city} is also the name of ${other}: people cannot tell the two apart (merge them, or make the names differ)`,
@@ -50,6 +68,7 @@ export function listingWarnings(businesses: readonly Entry<BusinessFrontMatter>[
     const html = HTML_PATTERN.exec(body);
     if (html !== null) {
       warnings.push({
+        kind: "html-in-description",
         file,
         field: "(body)",
         message: `holds HTML (${html[0].replace(/\s+/g, " ").slice(0, 40)}), which pages show as text, not as markup; write plain text`,
@@ -58,6 +77,7 @@ export function listingWarnings(businesses: readonly Entry<BusinessFrontMatter>[
     }
     if (/^http:/i.test(data.quoteUrl)) {
       warnings.push({
+        kind: "http-quote-url",
         file,
         field: "quoteUrl",
         message: "uses http:, which browsers flag as not secure; use https: if the business's site has it",
@@ -72,14 +92,14 @@ export function listingWarnings(businesses: readonly Entry<BusinessFrontMatter>[
 const PLACEHOLDER_WORD = new RegExp(`\\b${PLACEHOLDER}\\b`);
 
 /** Values `npm run new` left as placeholders (the word TODO; editors' own `private` notes aside). */
-export function placeholderWarnings(file: string, data: unknown, body: string): ContentProblem[] {
-  const warnings: ContentProblem[] = [];
+export function placeholderWarnings(file: string, data: unknown, body: string): ContentWarning[] {
+  const warnings: ContentWarning[] = [];
+  const placeholder = (field: string, at: ContentProblem["at"]) =>
+    warnings.push({ kind: "placeholder", file, field, message: `still holds the placeholder ${PLACEHOLDER}`, at });
   const visit = (value: unknown, path: (string | number)[]) => {
     if (path.length === 1 && path[0] === "private") return;
     if (typeof value === "string") {
-      if (PLACEHOLDER_WORD.test(value)) {
-        warnings.push({ file, field: fieldName(path), message: `still holds the placeholder ${PLACEHOLDER}`, at: { value: path } });
-      }
+      if (PLACEHOLDER_WORD.test(value)) placeholder(fieldName(path), { value: path });
     } else if (Array.isArray(value)) {
       for (const [i, item] of value.entries()) visit(item, [...path, i]);
     } else if (value !== null && typeof value === "object") {
@@ -88,7 +108,7 @@ export function placeholderWarnings(file: string, data: unknown, body: string): 
   };
   visit(data, []);
   const at = PLACEHOLDER_WORD.exec(body)?.index ?? -1;
-  if (at !== -1) warnings.push({ file, field: "(body)", message: `still holds the placeholder ${PLACEHOLDER}`, at: { body: at } });
+  if (at !== -1) placeholder("(body)", { body: at });
   return warnings;
 }
 
@@ -170,13 +190,13 @@ export function linkWarnings(
   model: Model,
   offerings: readonly Entry<OfferingFrontMatter>[],
   site: Entry<SiteFrontMatter>,
-): ContentProblem[] {
+): ContentWarning[] {
   const leads = linkTargets(model);
-  const warnings: ContentProblem[] = [];
+  const warnings: ContentWarning[] = [];
   const check = (file: string, pagePath: string, href: string, at: ContentProblem["at"], field: string) => {
     const path = sitePath(href, model.baseUrl, pagePath);
     if (path !== null && !leads(path)) {
-      warnings.push({ file, field, message: `links to ${path}, which is not a page of this site`, at });
+      warnings.push({ kind: "broken-link", file, field, message: `links to ${path}, which is not a page of this site`, at });
     }
   };
   for (const { file, slug, data, body } of offerings) {

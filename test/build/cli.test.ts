@@ -192,7 +192,10 @@ describe("npm run check", () => {
     assert.deepEqual([format.code, format.stderr], [2, 'npm run check: --format must be one of text, github, not "json".\n']);
     const option = await cli(["--check", "--fromat", "github"], "test/fixtures/basic", join(work.path, "dist"));
     assert.equal(option.code, 2);
-    assert.match(option.stderr, /^npm run check: Unknown option '--fromat'.*\. Options: --format text\|github, --verbose\.\n$/);
+    assert.match(
+      option.stderr,
+      /^npm run check: Unknown option '--fromat'.*\. Options: --format text\|github, --all-warnings, --verbose\.\n$/,
+    );
     await work.remove();
   });
 
