@@ -37,16 +37,11 @@ import { ApiError } from "../core/errors.ts";
 import type { CatalogService } from "../core/service.ts";
 import { helpForEmptySearch } from "../core/suggest.ts";
 import { profileHtml, profileMarkdown } from "../render/business.ts";
-import {
-  choicesOf,
-  type DirectoryChoices,
-  directoryHtml,
-  directoryProblemMarkdown,
-  directoryResultsMarkdown,
-  type EmptySearchOffer,
-} from "../render/directory.ts";
 import { type DirectoryPageQuery, parseDirectoryQuery } from "../render/directory-form.ts";
+import { directoryHtml } from "../render/directory-html.ts";
 import { type DirectorySummary, directorySummary, listMarkdown, listPageCount } from "../render/directory-lists.ts";
+import { directoryProblemMarkdown, directoryResultsMarkdown } from "../render/directory-markdown.ts";
+import { choicesOf, type DirectoryChoices, type EmptySearchOffer } from "../render/directory-view.ts";
 import { faviconIco } from "../render/favicon.ts";
 import { notFoundHtml, notFoundMarkdown } from "../render/not-found.ts";
 import { sitemapPages, sitemapPartCount, sitemapPartXml, sitemapXml } from "../render/sitemap.ts";
