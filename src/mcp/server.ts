@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { FastifyBaseLogger } from "fastify";
 import packageJson from "../../package.json" with { type: "json" };
+import { proseList } from "../api/prose.ts";
 import { ROUTES } from "../api/routes.ts";
 import { TOOLS } from "../api/tools/index.ts";
 import { searchBusinesses } from "../api/tools/search-businesses.ts";
@@ -38,9 +39,7 @@ const CACHE_HINTS = { ttlMs: CLIENT_CACHE_SECONDS * 1000, cacheScope: "public" }
 
 /** The names of the tools that read the catalog or the directory, for prose. */
 function toolsOf(tag: "Offerings" | "Directory"): string {
-  return TOOLS.filter((tool) => ROUTES[tool.mirrors].tag === tag)
-    .map((tool) => tool.name)
-    .join(" and ");
+  return proseList(TOOLS.filter((tool) => ROUTES[tool.mirrors].tag === tag).map((tool) => tool.name));
 }
 
 export const INSTRUCTIONS = [
