@@ -13,6 +13,7 @@ import type { CatalogService } from "../core/service.ts";
 import { allocateBody } from "../core/slab.ts";
 import type { Snapshot } from "../snapshot/types.ts";
 import { checkUnanswered, type Era, eraOf, META_KEYS } from "./era.ts";
+import { isObject } from "./json.ts";
 import {
   type Implementation,
   InitializeRequestSchema,
@@ -81,8 +82,6 @@ function parsed<T>(
   if (!result.success) throw invalidParams(request.method);
   return result.data;
 }
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** tools/call's params, checked by hand: it is the one method called per search, and a schema library costs more than the search. */
 function toolCallParams(params: unknown): { name: string; arguments: Record<string, unknown> } {
