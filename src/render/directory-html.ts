@@ -61,13 +61,15 @@ ${countryField(view, choices)}
 </form>`;
 }
 
+/** A service as a link to a search for it, with its count of listings. */
+function serviceItemHtml({ name, total }: { readonly name: string; readonly total: number }): string {
+  return `<li><a href="${escapeHtml(directoryHref(DIRECTORY_PATH, { q: name }, 0))}">${escapeHtml(name)}</a> (${total.toLocaleString("en")})</li>`;
+}
+
 /** Browsing by service and by country, with counts: on the directory's unsearched pages. */
 function browseHtml(choices: DirectoryChoices): string {
   const list = (items: string[]) => `<ul class="browse">\n${items.join("\n")}\n</ul>`;
-  const services = choices.services.map(
-    ({ name, total }) =>
-      `<li><a href="${escapeHtml(directoryHref(DIRECTORY_PATH, { q: name }, 0))}">${escapeHtml(name)}</a> (${total.toLocaleString("en")})</li>`,
-  );
+  const services = choices.services.map(serviceItemHtml);
   const countries = choices.countries.map(
     ({ code, total }) =>
       `<li><a href="${escapeHtml(directoryHref(DIRECTORY_PATH, { country: code }, 0))}">${escapeHtml(countryName(code))}</a> (${total.toLocaleString("en")})</li>`,
@@ -99,10 +101,7 @@ function offerHtml(offer: EmptySearchOffer, form: FormValues): string {
 
 function servicesHtml(offer: EmptySearchOffer): string {
   if (offer.services.length === 0) return "";
-  const items = offer.services.map(
-    ({ name, total }) =>
-      `<li><a href="${escapeHtml(directoryHref(DIRECTORY_PATH, { q: name }, 0))}">${escapeHtml(name)}</a> (${total.toLocaleString("en")})</li>`,
-  );
+  const items = offer.services.map(serviceItemHtml);
   return `<h3>Browse by service</h3>\n<ul class="services">\n${items.join("\n")}\n</ul>\n`;
 }
 
