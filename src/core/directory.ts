@@ -1,7 +1,9 @@
 import { LRUCache } from "lru-cache";
 import type { PublicBusiness } from "../schemas/business.ts";
 import { compareSuffix, type Postings } from "../snapshot/directory-index.ts";
-import { checkListingFile, copyLine, ListingReadError, type ListingStore, lineAt, rankOf } from "../snapshot/listings.ts";
+import { rankOf } from "../snapshot/listing-lookup.ts";
+import { copyLine, type ListingStore, lineAt } from "../snapshot/listings.ts";
+import { checkListingFile, ListingReadError } from "../snapshot/listings-on-disk.ts";
 import { lowerBound } from "../snapshot/lower-bound.ts";
 import { fold, words } from "../snapshot/text.ts";
 import type { Directory } from "../snapshot/types.ts";

@@ -3,7 +3,8 @@ import type { FastifyInstance } from "fastify";
 import { BULK_JSON_PATH, BULK_NDJSON_PATH, JSON_TYPE, NDJSON_TYPE } from "../contract.ts";
 import { bulkListings } from "../core/directory.ts";
 import type { CatalogService } from "../core/service.ts";
-import { bytesAt, holdListingFile, type ListingStore } from "../snapshot/listings.ts";
+import { bytesAt, type ListingStore } from "../snapshot/listings.ts";
+import { holdListingFile } from "../snapshot/listings-on-disk.ts";
 import { withDirectory } from "./page-replies.ts";
 import { readOnlyRoute } from "./read-only.ts";
 

@@ -3,15 +3,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { DIRECTORY_PATH, HTML_TYPE, htmlPath, MARKDOWN_TYPE, markdownPath } from "../contract.ts";
 import type { CatalogService } from "../core/service.ts";
 import { helpForEmptySearch } from "../core/suggest.ts";
-import {
-  choicesOf,
-  type DirectoryChoices,
-  directoryHtml,
-  directoryProblemMarkdown,
-  directoryResultsMarkdown,
-  type EmptySearchOffer,
-} from "../render/directory.ts";
 import { type DirectoryPageQuery, parseDirectoryQuery } from "../render/directory-form.ts";
+import { directoryHtml } from "../render/directory-html.ts";
+import { directoryProblemMarkdown, directoryResultsMarkdown } from "../render/directory-markdown.ts";
+import { choicesOf, type DirectoryChoices, type EmptySearchOffer } from "../render/directory-view.ts";
 import type { DirectorySearchQuery } from "../schemas/parameters.ts";
 import { prefersMarkdown } from "./negotiation.ts";
 import { linkHeaders, sendBody, sendDocument, snapshotPage, summaryOf, withDirectory } from "./page-replies.ts";

@@ -15,7 +15,7 @@ import { listPageRanks } from "../core/lists.ts";
 import type { CatalogService } from "../core/service.ts";
 import { listMarkdown, listPageCount } from "../render/directory-lists.ts";
 import { sitemapPages, sitemapPartCount, sitemapPartXml, sitemapXml } from "../render/sitemap.ts";
-import { slugAt } from "../snapshot/listings.ts";
+import { slugAt } from "../snapshot/listing-lookup.ts";
 import { renderedDocument } from "./caching.ts";
 import { linkHeaders, sendDocument, sendNotFound, summaryOf, withDirectory } from "./page-replies.ts";
 import { readOnlyRoute } from "./read-only.ts";

@@ -27,7 +27,7 @@ import type { CatalogService } from "../core/service.ts";
 import { profileHtml, profileMarkdown } from "../render/business.ts";
 import { faviconIco } from "../render/favicon.ts";
 import { directoryIdentifierProperty } from "../schemas/parameters.ts";
-import { slugAt } from "../snapshot/listings.ts";
+import { slugAt } from "../snapshot/listing-lookup.ts";
 import { registerBulkDownloads } from "./bulk.ts";
 import { type Document, renderedDocument } from "./caching.ts";
 import { registerDirectoryPage } from "./directory-page.ts";

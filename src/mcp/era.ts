@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { MCP_LEGACY_VERSIONS, MCP_MODERN_VERSIONS, MCP_PROTOCOL_VERSIONS } from "../contract.ts";
+import { isObject } from "./json.ts";
 import { RPC, RpcError } from "./rpc.ts";
 
 /**
@@ -25,8 +26,6 @@ const LEGACY_VERSIONS: ReadonlySet<string> = new Set(MCP_LEGACY_VERSIONS);
 
 /** The methods whose `Mcp-Name` header repeats a body field, and that field. */
 const NAMED: Readonly<Record<string, "name" | "uri">> = { "tools/call": "name", "resources/read": "uri", "prompts/get": "name" };
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** A header value as 2026-07-28 allows it: visible ASCII, space and tab. */
 const PLAIN_HEADER = /^[\t\x20-\x7e]*$/;

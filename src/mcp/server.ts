@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { FastifyBaseLogger } from "fastify";
 import packageJson from "../../package.json" with { type: "json" };
+import { proseList } from "../api/prose.ts";
 import { ROUTES } from "../api/routes.ts";
 import { TOOLS } from "../api/tools/index.ts";
 import { searchBusinesses } from "../api/tools/search-businesses.ts";
@@ -12,6 +13,7 @@ import type { CatalogService } from "../core/service.ts";
 import { allocateBody } from "../core/slab.ts";
 import type { Snapshot } from "../snapshot/types.ts";
 import { checkUnanswered, type Era, eraOf, META_KEYS } from "./era.ts";
+import { isObject } from "./json.ts";
 import {
   type Implementation,
   InitializeRequestSchema,
@@ -38,9 +40,7 @@ const CACHE_HINTS = { ttlMs: CLIENT_CACHE_SECONDS * 1000, cacheScope: "public" }
 
 /** The names of the tools that read the catalog or the directory, for prose. */
 function toolsOf(tag: "Offerings" | "Directory"): string {
-  return TOOLS.filter((tool) => ROUTES[tool.mirrors].tag === tag)
-    .map((tool) => tool.name)
-    .join(" and ");
+  return proseList(TOOLS.filter((tool) => ROUTES[tool.mirrors].tag === tag).map((tool) => tool.name));
 }
 
 export const INSTRUCTIONS = [
@@ -82,8 +82,6 @@ function parsed<T>(
   if (!result.success) throw invalidParams(request.method);
   return result.data;
 }
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** tools/call's params, checked by hand: it is the one method called per search, and a schema library costs more than the search. */
 function toolCallParams(params: unknown): { name: string; arguments: Record<string, unknown> } {

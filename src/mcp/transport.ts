@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { Config } from "../config.ts";
 import { MCP_MAX_MESSAGE_BYTES, MCP_PATH } from "../contract.ts";
+import { isObject } from "./json.ts";
 import { RPC } from "./rpc.ts";
 
 /**
@@ -158,17 +159,15 @@ export type RpcMessage =
   | { readonly kind: "notification" }
   | { readonly kind: "response" };
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
 const isId = (value: unknown) => typeof value === "string" || Number.isInteger(value);
 const onlyKeys = (value: Record<string, unknown>, allowed: readonly string[]) => Object.keys(value).every((key) => allowed.includes(key));
 
 /** Params are an object, and their `_meta`, when present, an object whose progress token is an id. */
 function validParams(params: unknown): boolean {
   if (params === undefined) return true;
-  if (!isPlainObject(params)) return false;
+  if (!isObject(params)) return false;
   const meta = params._meta;
-  return meta === undefined || (isPlainObject(meta) && (meta.progressToken === undefined || isId(meta.progressToken)));
+  return meta === undefined || (isObject(meta) && (meta.progressToken === undefined || isId(meta.progressToken)));
 }
 
 /**
@@ -178,7 +177,7 @@ function validParams(params: unknown): boolean {
  */
 export function toMessage(body: unknown): RpcMessage {
   if (Array.isArray(body)) throw refusals.batch();
-  if (!isPlainObject(body) || body.jsonrpc !== "2.0") throw refusals.notJsonRpc();
+  if (!isObject(body) || body.jsonrpc !== "2.0") throw refusals.notJsonRpc();
   if (typeof body.method === "string") {
     if (!validParams(body.params)) throw refusals.notJsonRpc();
     if (!("id" in body)) {
@@ -188,12 +187,12 @@ export function toMessage(body: unknown): RpcMessage {
     if (!isId(body.id) || !onlyKeys(body, ["jsonrpc", "id", "method", "params"])) throw refusals.notJsonRpc();
     return { kind: "request", id: body.id as string | number, method: body.method, params: body.params };
   }
-  if ("result" in body && isId(body.id) && isPlainObject(body.result) && onlyKeys(body, ["jsonrpc", "id", "result"]))
+  if ("result" in body && isId(body.id) && isObject(body.result) && onlyKeys(body, ["jsonrpc", "id", "result"]))
     return { kind: "response" };
   const error = body.error;
   if (
     "error" in body &&
-    isPlainObject(error) &&
+    isObject(error) &&
     Number.isInteger(error.code) &&
     typeof error.message === "string" &&
     (body.id === undefined || isId(body.id)) &&

@@ -1,3 +1,4 @@
+import { proseList } from "../api/prose.ts";
 import { RESOURCES } from "../api/resources.ts";
 import { READ_METHODS, ROUTE_LIST, ROUTES } from "../api/routes.ts";
 import { TOOLS, toolArguments } from "../api/tools/index.ts";
@@ -33,7 +34,7 @@ const TITLE = "API, MCP and Markdown documentation";
 /** `a`, `b` and `c` */
 function codeList(items: readonly string[], conjunction = "and"): string {
   const quoted = items.map((item) => `\`${item}\``);
-  return quoted.length < 2 ? quoted.join("") : `${quoted.slice(0, -1).join(", ")} ${conjunction} ${quoted.at(-1)}`;
+  return proseList(quoted, conjunction);
 }
 
 /** The REST routes, one row each, from the route table. */

@@ -8,7 +8,7 @@ import { fold, words } from "./text.ts";
  * rank, so results come out already in order. Two files: a JSON header with the strings (terms,
  * countries, services, location keys) and a binary file of little-endian uint32 arrays
  * (postings and the location suffix array), which load without parsing. Slugs and ids are not
- * here: the server finds them in the listings' own bytes (src/snapshot/listings.ts).
+ * here: the server finds them in the listings' own bytes (src/snapshot/listing-lookup.ts).
  *
  * Bump DIRECTORY_INDEX_VERSION whenever this layout or its meaning changes.
  */

@@ -20,7 +20,10 @@ import {
   VERIFIED_FILES,
 } from "./files.ts";
 import { ListingCheckError, startListingCheck } from "./listing-check.ts";
-import { closeListingStore, ListingShapeError, type ListingStore, listingStore, listingStoreOnDisk } from "./listings.ts";
+import { ListingShapeError } from "./listing-lookup.ts";
+import type { ListingStore } from "./listings.ts";
+import { listingStore } from "./listings-in-memory.ts";
+import { closeListingStore, listingStoreOnDisk } from "./listings-on-disk.ts";
 import { INDEX_FORMAT_VERSION, OFFERING_INDEX_OPTIONS, type OfferingIndexDocument } from "./search-index.ts";
 import type { Catalog, Directory, Snapshot } from "./types.ts";
 
@@ -118,7 +121,7 @@ async function loadCatalog(distDir: string, manifest: Manifest): Promise<Catalog
 export interface LoadOptions {
   /**
    * The largest businesses.ndjson held in memory whole, in bytes; a larger one is read from disk
-   * per request (see listings.ts). The server passes LISTINGS_IN_MEMORY_MB (src/config.ts);
+   * per request (see listings-on-disk.ts). The server passes LISTINGS_IN_MEMORY_MB (src/config.ts);
    * without it the file is held whole.
    */
   readonly listingsInMemoryBytes?: number;

@@ -2,7 +2,7 @@
  * Buffers kept by listing rank, bounded by their bytes, starting afresh when the next would pass
  * the bound: an array lookup per listing instead of an LRU's bookkeeping, on hot paths, and a
  * listing asked for often is made again at most once per bound's worth of others. MCP's escaped
- * listings (src/core/service.ts) and the lines read from disk (listings.ts) are kept this way.
+ * listings (src/core/service.ts) and the lines read from disk (recent-lines.ts) are kept this way.
  */
 export class RankCache {
   readonly #count: number;

@@ -1,6 +1,6 @@
 import { stat } from "node:fs/promises";
 import { snapshotPath } from "./files.ts";
-import { retireListingStore } from "./listings.ts";
+import { retireListingStore } from "./listings-on-disk.ts";
 import { type LoadOptions, loadSnapshot } from "./load.ts";
 import type { Snapshot } from "./types.ts";
 

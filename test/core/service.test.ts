@@ -4,7 +4,7 @@ import { after, before, describe, test } from "node:test";
 import etag from "etag";
 import type { ApiError } from "../../src/core/errors.ts";
 import { CatalogService } from "../../src/core/service.ts";
-import { rankOf } from "../../src/snapshot/listings.ts";
+import { rankOf } from "../../src/snapshot/listing-lookup.ts";
 import { loadSnapshot } from "../../src/snapshot/load.ts";
 import type { Snapshot } from "../../src/snapshot/types.ts";
 import { buildSnapshot, FIXTURES, tempDir } from "../helpers/snapshot.ts";

@@ -4,22 +4,18 @@ import { fstatSync } from "node:fs";
 import { rename, truncate, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
+import { ListingShapeError, rankOf, slugAt } from "../../src/snapshot/listing-lookup.ts";
+import { bytesAt, copyLine, lineAt } from "../../src/snapshot/listings.ts";
+import { listingStore } from "../../src/snapshot/listings-in-memory.ts";
 import {
-  bytesAt,
   checkListingFile,
   closeListingStore,
-  copyLine,
   holdListingFile,
   ListingReadError,
-  ListingShapeError,
-  lineAt,
-  listingStore,
   listingStoreOnDisk,
-  RecentLines,
-  rankOf,
   retireListingStore,
-  slugAt,
-} from "../../src/snapshot/listings.ts";
+} from "../../src/snapshot/listings-on-disk.ts";
+import { RecentLines } from "../../src/snapshot/recent-lines.ts";
 import { tempDir } from "../helpers/snapshot.ts";
 
 const ID = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`;

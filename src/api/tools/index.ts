@@ -1,3 +1,4 @@
+import { proseList } from "../prose.ts";
 import { getBusiness } from "./get-business.ts";
 import { getOffering } from "./get-offering.ts";
 import { searchBusinesses } from "./search-businesses.ts";
@@ -10,7 +11,7 @@ export const TOOLS: readonly ToolDefinition[] = [searchBusinesses, getBusiness, 
 /** The tools' names, for prose: "search_businesses, get_business, search_offerings and get_offering". */
 export function toolNames(conjunction = "and"): string {
   const names = TOOLS.map((tool) => tool.name);
-  return names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} ${conjunction} ${names.at(-1)}`;
+  return proseList(names, conjunction);
 }
 
 /** A tool's argument names, as its input schema declares them. */

@@ -1,0 +1,58 @@
+import type { EmptySearchHelp } from "../core/suggest.ts";
+import type { DirectoryPage } from "../schemas/responses.ts";
+import { words } from "../snapshot/text.ts";
+import type { FormValues, PageField } from "./directory-form.ts";
+import type { DirectorySummary } from "./directory-lists.ts";
+
+/**
+ * What the directory page is rendered from, in HTML (directory-html.ts) and in Markdown
+ * (directory-markdown.ts): the same view, choices and next steps, so that both say the same.
+ */
+
+/** What a search that found nothing offers next (src/core/suggest.ts), with the services to browse and their counts. */
+export interface EmptySearchOffer extends EmptySearchHelp {
+  readonly services: readonly { readonly name: string; readonly total: number; readonly markdownPath: string }[];
+}
+
+/** What the directory has to choose from: its countries and services, each with its count of listings. */
+export interface DirectoryChoices {
+  readonly countries: readonly { readonly code: string; readonly total: number }[];
+  readonly services: readonly { readonly name: string; readonly total: number }[];
+}
+
+/** The choices of a directory summary (src/render/directory-lists.ts). */
+export function choicesOf(summary: DirectorySummary): DirectoryChoices {
+  return {
+    countries: summary.countries.map(({ code, total }) => ({ code, total })),
+    services: summary.services.map(({ name, total }) => ({ name, total })),
+  };
+}
+
+/** What the directory page shows: results, a problem with the input, or an unavailable directory. */
+export type DirectoryView =
+  | {
+      kind: "results";
+      form: FormValues;
+      searched: boolean;
+      page: DirectoryPage;
+      /** How many listings match in all (the page shows it and numbers its pages). */
+      total: number;
+      offer?: EmptySearchOffer;
+    }
+  | { kind: "invalid"; form: FormValues; field: PageField; message: string }
+  | { kind: "unavailable"; form: FormValues };
+
+/** The search with one typed word replaced by another. */
+export function respelled(form: FormValues, typed: string, suggestion: string): FormValues {
+  return {
+    ...form,
+    q: words(form.q ?? "")
+      .map((word) => (word === typed ? suggestion : word))
+      .join(" "),
+  };
+}
+
+/** The search in the place a search that found nothing named, in the country it asked for. */
+export function placeSearch(place: NonNullable<EmptySearchHelp["place"]>, form: FormValues): FormValues {
+  return { q: place.q, location: place.location, country: form.country };
+}
