@@ -341,6 +341,7 @@ describe("graceful shutdown", () => {
         assert.deepEqual(
           [finished(BULK_JSON_PATH), finished("/mcp")].map((index) => index > lines.findIndex(isStopListening)),
           [true, true],
+          `[download, MCP call] in flight at the stop; a download not in flight fitted whole (${bulk.length} bytes) in the connection's buffers`,
         );
         assert.equal(code, 0);
       } finally {
