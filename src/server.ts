@@ -30,6 +30,13 @@ async function main(config: Config): Promise<void> {
     if (err !== undefined) app.log.error({ err }, "stopping after an uncaught error");
     else app.log.info(`${signal ?? "stop"} received, closing`);
     await live.stop();
+    // The listener is closed here rather than inside app.close(), so the line can say when new
+    // connections start being refused (tests wait for it). fastify's own server.close() in
+    // app.close() still waits for the requests in flight to finish.
+    if (app.server.listening) {
+      app.server.close();
+      app.log.info("no longer accepting connections; finishing the requests in flight");
+    }
     await app.close();
   });
 

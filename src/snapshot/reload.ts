@@ -1,3 +1,4 @@
+import { EventEmitter } from "node:events";
 import { stat } from "node:fs/promises";
 import { snapshotPath } from "./files.ts";
 import { retireListingStore } from "./listings-on-disk.ts";
@@ -39,8 +40,11 @@ function retire(snapshot: Snapshot): void {
  * and none fails. A snapshot that does not load, or whose directory is unusable while the
  * current one's is fine, is rejected with an error log line and the current one keeps serving.
  * A server whose directory was unavailable takes the first good build.
+ *
+ * It emits 'loading' when a check has seen a changed manifest and starts loading the snapshot:
+ * the moment at which a test replaces dist/ again to see a load from a replaced dist/ dropped.
  */
-export class LiveSnapshot {
+export class LiveSnapshot extends EventEmitter<{ loading: [] }> {
   readonly #distDir: string;
   readonly #options: LoadOptions;
   #current: Snapshot;
@@ -50,6 +54,7 @@ export class LiveSnapshot {
   #checking: Promise<void> | null = null;
 
   private constructor(distDir: string, initial: Snapshot, seen: string | null, options: LoadOptions) {
+    super();
     this.#distDir = distDir;
     this.#options = options;
     this.#current = initial;
@@ -98,6 +103,7 @@ export class LiveSnapshot {
     // Missing means a build is swapping folders right now: look again next time.
     if (before === null || before === this.#seen) return;
     let next: Snapshot;
+    this.emit("loading");
     try {
       next = await loadSnapshot(this.#distDir, this.#options);
     } catch (error) {

@@ -1,9 +1,8 @@
 import assert from "node:assert/strict";
-import { readdirSync, readlinkSync } from "node:fs";
-import { readFile, utimes, writeFile } from "node:fs/promises";
+import { readdirSync, readlinkSync, utimesSync } from "node:fs";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { setTimeout as sleep } from "node:timers/promises";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { FastifyInstance } from "fastify";
@@ -12,6 +11,7 @@ import { readConfig } from "../../src/config.ts";
 import { CatalogService } from "../../src/core/service.ts";
 import { SNAPSHOT_FILES } from "../../src/snapshot/files.ts";
 import { LiveSnapshot } from "../../src/snapshot/reload.ts";
+import { type LogLine, LogLines } from "../helpers/logs.ts";
 import { type RunningServer, stableHeaders, startServer } from "../helpers/server.ts";
 import { buildSnapshot, FIXTURES, TEST_BASE_URL, tempDir } from "../helpers/snapshot.ts";
 import { connectClient, type McpTestServer, rest, startMcpServer } from "../mcp/helpers.ts";
@@ -212,13 +212,16 @@ describe("a replica reading its listings from disk, when a rebuild replaces its 
   let live: LiveSnapshot;
   let app: FastifyInstance;
   let url = "";
+  /** The app's log, at debug level: it says when a bulk download lets go of the listings file. */
+  const logs = new LogLines();
   before(async () => {
     work = await tempDir();
     dist = join(work.path, "dist");
     await buildSnapshot(`${FIXTURES}basic`, dist);
     const config = readConfig({ BASE_URL: TEST_BASE_URL, CACHE_SECONDS: "0", RATE_LIMIT_MAX: "0", ...ON_DISK, DIST_DIR: dist });
     live = await LiveSnapshot.open(dist, { listingsInMemoryBytes: config.listingsInMemoryBytes });
-    app = await buildApp({ service: new CatalogService({ snapshot: () => live.current(), cacheSeconds: 0 }), config });
+    const service = new CatalogService({ snapshot: () => live.current(), cacheSeconds: 0 });
+    app = await buildApp({ service, config, logger: { level: "debug", stream: { write: (line: string) => logs.write(line) } } });
     await app.listen({ port: 0, host: "127.0.0.1" });
     const address = app.server.address();
     assert.ok(address !== null && typeof address !== "string");
@@ -238,6 +241,8 @@ describe("a replica reading its listings from disk, when a rebuild replaces its 
 
   test("each bulk answer lets go of the file once sent: whole, as a HEAD, as a 304, or cut off by its client", async () => {
     const file = servedFile();
+    const released = (line: LogLine) => line.msg === "bulk download closed; the listings file is no longer held for it";
+    const earlier = logs.lines.filter(released).length;
     for (const path of ["/data/businesses.ndjson", "/data/businesses.json"]) {
       const whole = await fetch(`${url}${path}`);
       await whole.arrayBuffer();
@@ -249,8 +254,9 @@ describe("a replica reading its listings from disk, when a rebuild replaces its 
       controller.abort();
       await cut.arrayBuffer().catch(() => {});
     }
-    // A stream lets go when it closes, just after its last bytes are sent.
-    for (let waited = 0; file.streams > 0 && waited < 2000; waited += 10) await sleep(10);
+    // A stream lets go when it closes: after its last bytes are sent, or once the server sees
+    // the client gone. Four answers for each of the two files.
+    await logs.waitFor("of each bulk answer letting go", released, { count: earlier + 8 });
     assert.deepEqual({ streams: file.streams, closed: file.closed }, { streams: 0, closed: false });
   });
 
@@ -268,23 +274,16 @@ describe("a replica reading its listings from disk, when a rebuild replaces its 
 
   test("a snapshot loaded from a dist/ that was replaced again while it loaded is not served, and its file is not kept open", async () => {
     const manifest = join(dist, SNAPSHOT_FILES.manifest);
-    let dropped = 0;
-    // The second replacement must land while the check loads: a touch of the manifest a few
-    // milliseconds in. Tried until it does (a load of this fixture takes tens of milliseconds).
-    for (let attempt = 0; attempt < 20 && dropped === 0; attempt += 1) {
-      const served = live.current();
-      await buildSnapshot(`${FIXTURES}basic`, dist);
-      const checking = live.check();
-      await sleep(5 + attempt);
-      const now = new Date();
-      await utimes(manifest, now, now);
-      await checking;
-      if (live.current() === served) dropped += 1;
-      assert.equal(openListingFiles(), 1);
-    }
-    assert.equal(dropped, 1);
-    // The next check takes the snapshot now in dist/.
     const served = live.current();
+    await buildSnapshot(`${FIXTURES}basic`, dist);
+    // The second replacement lands once the check has seen the first and starts loading it: the
+    // manifest's mtime set, synchronously, before the load reads a file, to a time no build
+    // writes (1 s after 1970), so its identity surely differs from the one the check saw.
+    live.once("loading", () => utimesSync(manifest, 1, 1));
+    await live.check();
+    assert.equal(live.current(), served);
+    assert.equal(openListingFiles(), 1);
+    // The next check takes the snapshot now in dist/.
     await live.check();
     assert.notEqual(live.current(), served);
     assert.equal(openListingFiles(), 1);
