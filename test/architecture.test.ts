@@ -5,7 +5,7 @@ import { test } from "node:test";
 import ts from "typescript";
 
 /**
- * The direction of imports (README, "How it is built"): each part of src/ and build/ may import
+ * The direction of imports (docs/architecture.md): each part of src/ and build/ may import
  * only the parts listed for it, and the parts' import graph has no cycle.
  */
 
