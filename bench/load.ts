@@ -21,16 +21,20 @@ export interface Target {
   readonly headers: Record<string, string>;
 }
 
-export interface LoadSpec extends Target {
+/** How long and how hard a scenario is driven: the same for every scenario of a run. */
+export interface Pacing {
   readonly connections: number;
   /** Load first run for this long and not measured: the server's JIT and index caches warm up, as on a server in service. */
   readonly warmupSeconds: number;
   /** The scenario's measured time, in `rounds` equal turns (whole seconds each). */
   readonly seconds: number;
   readonly rounds: number;
+  readonly yardstickSeconds: number;
+}
+
+export interface LoadSpec extends Target, Pacing {
   /** The bare route the scenario is compared with, measured for `yardstickSeconds` before each of the scenario's turns. */
   readonly yardstick?: Target;
-  readonly yardstickSeconds: number;
 }
 
 export interface LoadResult {
