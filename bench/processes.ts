@@ -55,6 +55,12 @@ export async function rssMiB(pid: number | undefined): Promise<number> {
   return Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1] ?? Number.NaN) / 1024;
 }
 
+/** The processes started and not yet stopped: ended with the bench if it stops on an error, so that none outlives it. */
+const running = new Set<ChildProcess>();
+process.on("exit", () => {
+  for (const child of running) child.kill("SIGTERM");
+});
+
 /** Starts `node <args>` and waits for `probe` to answer 200; the time that took. */
 async function start(args: string[], env: Record<string, string>, probe: string): Promise<{ child: ChildProcess; seconds: number }> {
   const started = performance.now();
@@ -63,6 +69,8 @@ async function start(args: string[], env: Record<string, string>, probe: string)
     env: { ...process.env, ...env },
     stdio: ["ignore", "ignore", "inherit"],
   });
+  running.add(child);
+  child.once("exit", () => running.delete(child));
   for (let attempt = 0; attempt < 6000; attempt += 1) {
     if (child.exitCode !== null) throw new Error(`${args.join(" ")} exited with code ${child.exitCode}`);
     try {
