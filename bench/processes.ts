@@ -150,8 +150,9 @@ export interface Snapshot {
 /**
  * Generates `listings` listings under `work` (unless the content there is what this generator
  * makes for that size), reads them once, then builds and checks them, timed.
+ * `settleSeconds`: see settle.
  */
-export async function buildSnapshot(work: string, listings: number): Promise<Snapshot> {
+export async function buildSnapshot(work: string, listings: number, settleSeconds: number): Promise<Snapshot> {
   const content = join(work, `content-${listings}`);
   const dist = join(work, `dist-${listings}`);
   const marker = join(content, ".generated");
@@ -167,7 +168,7 @@ export async function buildSnapshot(work: string, listings: number): Promise<Sna
   const port = await freePort();
   const env = { CONTENT_DIR: content, DIST_DIR: dist, BASE_URL: `http://localhost:${port}` };
 
-  await settled(work, listings);
+  await settle(work, settleSeconds);
   const warm = warmPageCache(content);
   console.log(`  ${warm.files} content files read in ${warm.seconds.toFixed(1)} s before the build (not timed)`);
   const build = await timed("build/cli.ts", ["--verbose"], env);
@@ -187,14 +188,10 @@ export async function buildSnapshot(work: string, listings: number): Promise<Sna
 const removedMarker = (work: string) => join(work, ".snapshots-removed");
 
 /**
- * Removes the snapshots in the work folder, and notes when. The bench does this when a run ends
- * (its snapshots are not kept; the content is) and when one starts (what an interrupted run
- * left), never between sizes: ext4 without a journal (this machine's disk) will not reuse an
- * inode deleted less than 60 s before, or 300 s while its inode-table block is waiting to be
- * written back, which the build's own new files make it; it checks every such inode on each
- * allocation. Builds of 100,000 listings started within seconds of removing the previous
- * snapshots took 22-53 s, and one five minutes after 30.8 s (writing its pages 23.1 s), against
- * 15.9 s (8.2 s) with nothing removed nearby.
+ * Removes the snapshots in the work folder (they are not kept, the content is: a million
+ * listings' is 9 GB), and notes when, for settle. The bench does this when a run ends and when
+ * one starts (what an interrupted run left), never between sizes, so that removals happen at
+ * known times, away from the builds.
  */
 export async function removeSnapshots(work: string): Promise<void> {
   const snapshots = (await readdir(work)).filter((name) => /^dist-\d+$/.test(name)).map((name) => join(work, name));
@@ -204,17 +201,23 @@ export async function removeSnapshots(work: string): Promise<void> {
   await writeFile(removedMarker(work), `${new Date().toISOString()}\n`);
 }
 
-/** Waits until snapshots removed by this run or the one before cannot slow a build of `listings` listings. */
-async function settled(work: string, listings: number): Promise<void> {
-  // Smaller builds create too few files for it to matter (10,000 listings: 2.9-3.9 s either way).
-  if (listings < 100_000) return;
+/**
+ * Waits until the last removal of snapshots (by this run or the one before) is `seconds` old; off
+ * (0) by default. For file systems slow to allocate inodes for a while after many were freed:
+ * ext4 without a journal will not reuse an inode deleted less than 60 s before, or 300 s while
+ * its inode-table block is waiting to be written back, which the build's own new files make it,
+ * and checks every such inode on each allocation. On one such disk, builds of 100,000 listings
+ * started within seconds of removing the previous snapshots took 22-53 s, and one five minutes
+ * after 30.8 s (writing its pages 23.1 s), against 15.9 s (8.2 s) with nothing removed nearby.
+ */
+async function settle(work: string, seconds: number): Promise<void> {
+  if (seconds <= 0) return;
   const removed = (await stat(removedMarker(work)).catch(() => undefined))?.mtimeMs ?? Number.NEGATIVE_INFINITY;
-  const wait = removed + INODE_REUSE_MS - Date.now();
+  const wait = removed + seconds * 1000 - Date.now();
   if (wait <= 0) return;
-  console.log(`  waiting ${(wait / 1000).toFixed(0)} s for the removed snapshots' inodes to be reusable`);
+  console.log(`  waiting ${(wait / 1000).toFixed(0)} s until the last removal of snapshots is ${seconds} s old (--settle)`);
   await sleep(wait);
 }
-const INODE_REUSE_MS = 301_000;
 
 /**
  * Reads every content file once, untimed, so that the build is measured on content in the page

@@ -10,6 +10,7 @@
  *   npm run bench                      sizes 1,000, 10,000 and 100,000
  *   npm run bench -- --million         and 1,000,000
  *   npm run bench -- --sizes 1000 --seconds 4 --warmup 1 --rounds 2
+ *   npm run bench -- --settle 301      before each build, wait until the last removal of snapshots is 301 s old
  *
  * BENCH_DIR (default: the system's temporary folder) keeps the generated content between runs.
  */
@@ -31,6 +32,7 @@ const { values } = parseArgs({
     warmup: { type: "string", default: "2" },
     connections: { type: "string", default: "50" },
     rounds: { type: "string", default: "4" },
+    settle: { type: "string", default: "0" },
     out: { type: "string" },
   },
 });
@@ -66,7 +68,7 @@ await compile();
 await removeSnapshots(WORK);
 for (const listings of sizes) {
   console.log(`\n${listings.toLocaleString("en")} listings`);
-  const snapshot = await buildSnapshot(WORK, listings);
+  const snapshot = await buildSnapshot(WORK, listings, Number(values.settle));
   const measured = await measureScenarios(snapshot, { pacing, work: WORK });
   const { approved, buildSeconds, buildPeakMiB, checkSeconds, distMiB } = snapshot;
   results.push({
@@ -81,5 +83,5 @@ for (const listings of sizes) {
   });
 }
 await report(OUT, { machine, ...pacing }, results);
-// Removed now, so that the next run's builds meet no fresh deletions (see removeSnapshots).
+// The snapshots are not kept (see removeSnapshots).
 await removeSnapshots(WORK);
