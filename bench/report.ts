@@ -16,7 +16,7 @@ export interface Row {
 export interface Serving {
   readonly readySeconds: number;
   readonly rssAfterLoadMiB: number;
-  /** Its resident memory once every cache-off scenario has run against it. */
+  /** Its resident memory once every cache-off scenario (of those run) has run against it. */
   readonly rssAfterTrafficMiB: number;
 }
 
@@ -30,13 +30,17 @@ export interface SizeResult extends Serving {
   readonly rows: Row[];
 }
 
-/** What a run was: where, and how hard. */
+/** What a run was: where, how hard, and what it ran. */
 interface RunInfo extends Pacing {
   readonly machine: string;
+  /** The --only scenarios' names. */
+  readonly only?: readonly string[];
 }
 
 /** A latency in milliseconds, to two decimals at most (the means of several turns have more). */
 const ms = (value: number) => String(Number(value.toFixed(2)));
+/** A figure not measured in this run (its scenarios left out by --only) is NaN, shown as "-". */
+const fixed = (value: number, digits: number) => (Number.isFinite(value) ? value.toFixed(digits) : "-");
 const ratio = (value: number, base: number) => (base > 0 ? `${(value / base).toFixed(2)}` : "-");
 const rate = (result: LoadResult) => Math.round(result.perSecond).toLocaleString("en");
 
@@ -69,7 +73,7 @@ function table(results: readonly SizeResult[]): string {
   lines.push("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
   for (const size of results) {
     lines.push(
-      `| ${size.listings.toLocaleString("en")} | ${size.buildSeconds.toFixed(1)} | ${size.buildPeakMiB} | ${size.checkSeconds.toFixed(1)} | ${size.distMiB.toFixed(0)} | ${size.readySeconds.toFixed(2)} | ${size.rssAfterLoadMiB.toFixed(0)} | ${size.rssAfterTrafficMiB.toFixed(0)} |`,
+      `| ${size.listings.toLocaleString("en")} | ${size.buildSeconds.toFixed(1)} | ${size.buildPeakMiB} | ${size.checkSeconds.toFixed(1)} | ${size.distMiB.toFixed(0)} | ${fixed(size.readySeconds, 2)} | ${fixed(size.rssAfterLoadMiB, 0)} | ${fixed(size.rssAfterTrafficMiB, 0)} |`,
     );
   }
   return lines.join("\n");
@@ -79,8 +83,8 @@ function table(results: readonly SizeResult[]): string {
 export async function report(out: string, info: RunInfo, results: readonly SizeResult[]): Promise<void> {
   const markdown = table(results);
   console.log(`\n${markdown}`);
-  const { machine, connections, warmupSeconds, seconds, rounds, yardstickSeconds } = info;
-  const written = { date: new Date().toISOString(), machine, connections, warmupSeconds, seconds, rounds, yardstickSeconds };
+  const { machine, connections, warmupSeconds, seconds, rounds, yardstickSeconds, only } = info;
+  const written = { date: new Date().toISOString(), machine, connections, warmupSeconds, seconds, rounds, yardstickSeconds, only };
   await writeFile(out, `${JSON.stringify({ ...written, results, table: markdown }, null, 2)}\n`);
   console.log(`\nwritten to ${out}`);
 }

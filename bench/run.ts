@@ -11,6 +11,7 @@
  *   npm run bench -- --million         and 1,000,000
  *   npm run bench -- --sizes 1000 --seconds 4 --warmup 1 --rounds 2
  *   npm run bench -- --settle 301      before each build, wait until the last removal of snapshots is 301 s old
+ *   npm run bench -- --only search,mcp-2025,business   only those scenarios (bench/scenarios.ts: keys or names)
  *
  * BENCH_DIR (default: the system's temporary folder) keeps the generated content between runs.
  */
@@ -22,7 +23,7 @@ import { parseArgs } from "node:util";
 import type { Pacing } from "./load.ts";
 import { buildSnapshot, compile, ROOT, removeSnapshots } from "./processes.ts";
 import { report, type SizeResult } from "./report.ts";
-import { measureScenarios } from "./scenarios.ts";
+import { measureScenarios, selectScenarios } from "./scenarios.ts";
 
 const { values } = parseArgs({
   options: {
@@ -33,6 +34,7 @@ const { values } = parseArgs({
     connections: { type: "string", default: "50" },
     rounds: { type: "string", default: "4" },
     settle: { type: "string", default: "0" },
+    only: { type: "string" },
     out: { type: "string" },
   },
 });
@@ -54,9 +56,13 @@ const pacing: Pacing = {
   yardstickSeconds: Math.max(1, Math.round(SECONDS / 2 / ROUNDS)),
 };
 const WORK = join(process.env.BENCH_DIR ?? tmpdir(), "catalog-bench");
-/** The committed results (bench/results.json) are those of the default sizes; other runs go beside their content. */
+/** The committed results (bench/results.json) are those of the default sizes and scenarios; other runs go beside their content. */
 const OUT =
-  values.out ?? (values.sizes === undefined && !values.million ? join(ROOT, "bench", "results.json") : join(WORK, "results.json"));
+  values.out ??
+  (values.sizes === undefined && !values.million && values.only === undefined
+    ? join(ROOT, "bench", "results.json")
+    : join(WORK, "results.json"));
+const scenarios = selectScenarios(values.only);
 
 await mkdir(WORK, { recursive: true });
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? "CPU"}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${process.platform}`;
@@ -69,7 +75,7 @@ await removeSnapshots(WORK);
 for (const listings of sizes) {
   console.log(`\n${listings.toLocaleString("en")} listings`);
   const snapshot = await buildSnapshot(WORK, listings, Number(values.settle));
-  const measured = await measureScenarios(snapshot, { pacing, work: WORK });
+  const measured = await measureScenarios(snapshot, { pacing, work: WORK, scenarios });
   const { approved, buildSeconds, buildPeakMiB, checkSeconds, distMiB } = snapshot;
   results.push({
     listings,
@@ -82,6 +88,10 @@ for (const listings of sizes) {
     rows: measured.rows,
   });
 }
-await report(OUT, { machine, ...pacing }, results);
+await report(
+  OUT,
+  { machine, ...pacing, ...(values.only === undefined ? {} : { only: scenarios.map((scenario) => scenario.name) }) },
+  results,
+);
 // The snapshots are not kept (see removeSnapshots).
 await removeSnapshots(WORK);

@@ -32,6 +32,8 @@ interface Sample {
 
 /** One scenario: the server it needs and the requests it sends, cycled by every connection. */
 interface Scenario {
+  /** A short name for --only. */
+  readonly key: string;
   readonly name: string;
   readonly server: ServerSettings;
   readonly requests: (sample: Sample) => Omit<Target, "url">;
@@ -60,14 +62,16 @@ const MCP_2026_META = {
  * with the result cache on, and with WORKERS=2 (node:cluster) on a machine whose cores autocannon
  * shares.
  */
-const SCENARIOS: readonly Scenario[] = [
-  { name: "directory search mix, cache off", server: PRODUCTION, requests: searches },
+export const SCENARIOS: readonly Scenario[] = [
+  { key: "search", name: "directory search mix, cache off", server: PRODUCTION, requests: searches },
   {
+    key: "business",
     name: "read a business",
     server: PRODUCTION,
     requests: ({ headers, slugs }) => ({ headers, requests: slugs.map((slug) => ({ method: "GET", path: `/api/directory/${slug}` })) }),
   },
   {
+    key: "offerings",
     name: "offerings search",
     server: PRODUCTION,
     requests: ({ headers }) => ({
@@ -79,6 +83,7 @@ const SCENARIOS: readonly Scenario[] = [
     }),
   },
   {
+    key: "html",
     name: "HTML directory page",
     server: PRODUCTION,
     requests: ({ headers, queries }) => ({
@@ -87,6 +92,7 @@ const SCENARIOS: readonly Scenario[] = [
     }),
   },
   {
+    key: "markdown",
     name: "Markdown profile",
     server: PRODUCTION,
     requests: ({ headers, slugs }) => ({
@@ -96,6 +102,7 @@ const SCENARIOS: readonly Scenario[] = [
   },
   // 2025-11-25 after its (stateless) handshake: the version in a header only.
   {
+    key: "mcp-2025",
     name: "MCP 2025-11-25 tools/call search_businesses",
     server: PRODUCTION,
     requests: ({ headers, queries }) => ({
@@ -108,6 +115,7 @@ const SCENARIOS: readonly Scenario[] = [
     }),
   },
   {
+    key: "mcp-2026",
     name: "MCP 2026-07-28 tools/call search_businesses",
     server: PRODUCTION,
     requests: ({ headers, queries }) => ({
@@ -130,9 +138,36 @@ const SCENARIOS: readonly Scenario[] = [
       })),
     }),
   },
-  { name: "directory search mix, cache on (60 s)", server: CACHE_ON, requests: searches },
-  { name: "directory search mix, cache off, WORKERS=2", server: TWO_WORKERS, requests: searches },
+  { key: "search-cache", name: "directory search mix, cache on (60 s)", server: CACHE_ON, requests: searches },
+  { key: "search-workers", name: "directory search mix, cache off, WORKERS=2", server: TWO_WORKERS, requests: searches },
 ];
+
+/**
+ * The scenarios `only` names, in the order they run: a comma-separated list of keys or names,
+ * any case. A name may itself hold commas ("directory search mix, cache off, WORKERS=2"), so
+ * each item is the longest run of the list's parts that names a scenario.
+ */
+export function selectScenarios(only: string | undefined): Scenario[] {
+  if (only === undefined) return [...SCENARIOS];
+  const named = (item: string) =>
+    SCENARIOS.find((scenario) => [scenario.key, scenario.name].some((name) => name.toLowerCase() === item.trim().toLowerCase()));
+  const parts = only.split(",");
+  const chosen = new Set<Scenario>();
+  for (let at = 0; at < parts.length; ) {
+    const longestFirst = parts.map((_, index) => parts.length - index).filter((end) => end > at);
+    const match = longestFirst
+      .map((end) => ({ end, scenario: named(parts.slice(at, end).join(",")) }))
+      .find(({ scenario }) => scenario !== undefined);
+    if (match?.scenario === undefined) {
+      throw new Error(
+        `--only ${only}: no scenario "${parts[at]?.trim()}"; the scenarios are ${SCENARIOS.map(({ key }) => key).join(", ")}`,
+      );
+    }
+    chosen.add(match.scenario);
+    at = match.end;
+  }
+  return SCENARIOS.filter((scenario) => chosen.has(scenario));
+}
 
 /** A seeded sample of `count` listings of a built snapshot (reservoir sampling over its NDJSON). */
 async function sampleListings(dist: string, count: number): Promise<(ListingFacts & { slug: string })[]> {
@@ -157,6 +192,7 @@ interface Measuring {
   readonly pacing: Pacing;
   /** Where the load spec is written for bench/load.ts. */
   readonly work: string;
+  readonly scenarios: readonly Scenario[];
 }
 
 /**
@@ -182,7 +218,7 @@ interface Measured {
 }
 
 /**
- * Runs every scenario on `snapshot`, those of one server setting together on one server, started
+ * Runs the scenarios on `snapshot`, those of one server setting together on one server, started
  * once the previous setting's is stopped.
  */
 export async function measureScenarios(snapshot: Snapshot, measuring: Measuring): Promise<Measured> {
@@ -196,11 +232,11 @@ export async function measureScenarios(snapshot: Snapshot, measuring: Measuring)
   const rows: Row[] = [];
   const yardstick = await startBaseline();
   const bare: Target = { url: yardstick.url, headers: {}, requests: [{ method: "GET", path: "/" }] };
-  for (const settings of new Set(SCENARIOS.map((scenario) => scenario.server))) {
+  for (const settings of new Set(measuring.scenarios.map((scenario) => scenario.server))) {
     const server = await startServer(SERVER_ENTRY, snapshot, settings, snapshot.port);
     // Start and memory are those of the production server's.
     const loaded = settings === PRODUCTION ? await ready(server) : undefined;
-    for (const scenario of SCENARIOS.filter((each) => each.server === settings)) {
+    for (const scenario of measuring.scenarios.filter((each) => each.server === settings)) {
       rows.push(await load(scenario.name, { url: server.url, ...scenario.requests(sample) }, bare, measuring));
     }
     if (loaded !== undefined) serving = await afterTraffic(server, loaded);
