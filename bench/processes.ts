@@ -6,8 +6,8 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { once } from "node:events";
-import { readFileSync } from "node:fs";
-import { readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { existsSync, readFileSync } from "node:fs";
+import { copyFile, cp, readdir, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -116,7 +116,8 @@ export interface RunningServer {
 
 /**
  * Starts the compiled server `entry` on `snapshot` with `settings`, listening on `port`, and waits
- * until a directory search answers (a directory that failed to load answers 503).
+ * until a directory search answers (a directory that failed to load answers 503). Every server is
+ * given the same environment but its port, so that two compared differ only in their code.
  */
 export async function startServer(entry: string, snapshot: Snapshot, settings: ServerSettings, port: number): Promise<RunningServer> {
   const url = `http://127.0.0.1:${port}`;
@@ -133,12 +134,31 @@ export async function startServer(entry: string, snapshot: Snapshot, settings: S
   return { child, url, seconds };
 }
 
+/**
+ * The compiled server in `dir` (a `server/` folder from `npm run compile`), copied into `work` as
+ * a checkout lays it out: a compiled server reads `../package.json` and resolves its packages from
+ * its own folder up, not from the working directory. Beside the copy: the package.json next to
+ * `dir` (this checkout's if there is none) and a link to this checkout's node_modules, whose
+ * packages it is therefore run with. Its entry, to be started from this checkout's root.
+ */
+export async function stageAgainst(dir: string, work: string): Promise<string> {
+  if (!existsSync(join(dir, "server.js")))
+    throw new Error(`--against ${dir}: no server.js there; name a server/ folder made by npm run compile`);
+  const checkout = join(work, "against");
+  await rm(checkout, { recursive: true, force: true });
+  await cp(dir, join(checkout, "server"), { recursive: true });
+  const packageJson = join(dir, "..", "package.json");
+  await copyFile(existsSync(packageJson) ? packageJson : join(ROOT, "package.json"), join(checkout, "package.json"));
+  await symlink(join(ROOT, "node_modules"), join(checkout, "node_modules"), "dir");
+  return join(checkout, "server", "server.js");
+}
+
 /** A generated content folder built into a snapshot, for a server on the port it was built for. */
 export interface Snapshot {
   readonly dist: string;
   /** CONTENT_DIR, DIST_DIR and BASE_URL, which the server must be given as the build was. */
   readonly env: Readonly<Record<string, string>>;
-  /** BASE_URL's port, which the server listens on. */
+  /** BASE_URL's port, which the server measured listens on (one compared with it listens on another). */
   readonly port: number;
   readonly approved: number;
   readonly buildSeconds: number;

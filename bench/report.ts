@@ -10,6 +10,8 @@ export interface Row {
   readonly result: LoadResult;
   /** The bare fastify route measured in turns with this scenario: its yardstick. */
   readonly baseline?: LoadResult;
+  /** The same scenario on the --against server, in the same rounds, set against the same yardstick. */
+  readonly against?: LoadResult;
 }
 
 /** A server's start and memory: those of the cache-off single process every scenario but two runs on. */
@@ -27,12 +29,16 @@ export interface SizeResult extends Serving {
   readonly buildPeakMiB: number;
   readonly checkSeconds: number;
   readonly distMiB: number;
+  /** The --against server's start and memory on the same snapshot. */
+  readonly against?: Serving;
   readonly rows: Row[];
 }
 
-/** What a run was: where, how hard, and what it ran. */
+/** What a run was: where, how hard, and what it compared. */
 interface RunInfo extends Pacing {
   readonly machine: string;
+  /** The --against server's folder. */
+  readonly against?: string;
   /** The --only scenarios' names. */
   readonly only?: readonly string[];
 }
@@ -49,9 +55,12 @@ function loadLine(label: string, result: LoadResult, baseline: LoadResult | unde
   return `    ${label.padEnd(44)} ${Math.round(result.perSecond).toString().padStart(7)} req/s  p50 ${ms(result.p50)} ms  p99 ${ms(result.p99)} ms${base}`;
 }
 
-/** A scenario's figures as soon as it is measured. */
-export function printRow({ scenario, result, baseline }: Row): void {
+/** A scenario's figures as soon as it is measured: the current server's, and the --against server's beside them. */
+export function printRow({ scenario, result, baseline, against }: Row): void {
   console.log(loadLine(scenario, result, baseline));
+  if (against !== undefined) {
+    console.log(`${loadLine("  against", against, baseline)}  current / against ${ratio(result.perSecond, against.perSecond)}`);
+  }
 }
 
 function table(results: readonly SizeResult[]): string {
@@ -68,23 +77,47 @@ function table(results: readonly SizeResult[]): string {
       );
     }
   }
+  const compared = results.some((size) => size.against !== undefined);
   lines.push("");
-  lines.push("| listings | build s | build peak MiB | check s | dist/ MiB | ready s | RSS after load MiB | RSS after traffic MiB |");
-  lines.push("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+  lines.push(
+    `| listings | build s | build peak MiB | check s | dist/ MiB | ready s | RSS after load MiB | RSS after traffic MiB |${compared ? " against: ready s | RSS after load MiB | RSS after traffic MiB |" : ""}`,
+  );
+  lines.push(`| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |${compared ? " ---: | ---: | ---: |" : ""}`);
+  const serving = (figures: Serving) =>
+    `${fixed(figures.readySeconds, 2)} | ${fixed(figures.rssAfterLoadMiB, 0)} | ${fixed(figures.rssAfterTrafficMiB, 0)} |`;
   for (const size of results) {
     lines.push(
-      `| ${size.listings.toLocaleString("en")} | ${size.buildSeconds.toFixed(1)} | ${size.buildPeakMiB} | ${size.checkSeconds.toFixed(1)} | ${size.distMiB.toFixed(0)} | ${fixed(size.readySeconds, 2)} | ${fixed(size.rssAfterLoadMiB, 0)} | ${fixed(size.rssAfterTrafficMiB, 0)} |`,
+      `| ${size.listings.toLocaleString("en")} | ${size.buildSeconds.toFixed(1)} | ${size.buildPeakMiB} | ${size.checkSeconds.toFixed(1)} | ${size.distMiB.toFixed(0)} | ${serving(size)}${size.against === undefined ? "" : ` ${serving(size.against)}`}`,
     );
   }
+  if (compared) lines.push("", ...comparison(results));
   return lines.join("\n");
+}
+
+/** Each scenario on both servers, measured in the same rounds against the same yardstick. */
+function comparison(results: readonly SizeResult[]): string[] {
+  const lines = [
+    "| listings | scenario | req/s | × base | p99 ms | against req/s | × base | p99 ms | against errors | req/s current / against |",
+    "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+  ];
+  for (const size of results) {
+    for (const { scenario, result, baseline, against } of size.rows) {
+      if (against === undefined) continue;
+      const base = baseline?.perSecond ?? 0;
+      lines.push(
+        `| ${size.listings.toLocaleString("en")} | ${scenario} | ${rate(result)} | ${ratio(result.perSecond, base)} | ${ms(result.p99)} | ${rate(against)} | ${ratio(against.perSecond, base)} | ${ms(against.p99)} | ${against.non2xx + against.errors} | ${ratio(result.perSecond, against.perSecond)} |`,
+      );
+    }
+  }
+  return lines;
 }
 
 /** Prints the tables and writes them, with every figure, to `out`. */
 export async function report(out: string, info: RunInfo, results: readonly SizeResult[]): Promise<void> {
   const markdown = table(results);
   console.log(`\n${markdown}`);
-  const { machine, connections, warmupSeconds, seconds, rounds, yardstickSeconds, only } = info;
-  const written = { date: new Date().toISOString(), machine, connections, warmupSeconds, seconds, rounds, yardstickSeconds, only };
+  const { machine, connections, warmupSeconds, seconds, rounds, yardstickSeconds, against, only } = info;
+  const written = { date: new Date().toISOString(), machine, connections, warmupSeconds, seconds, rounds, yardstickSeconds, against, only };
   await writeFile(out, `${JSON.stringify({ ...written, results, table: markdown }, null, 2)}\n`);
   console.log(`\nwritten to ${out}`);
 }

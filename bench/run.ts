@@ -12,16 +12,21 @@
  *   npm run bench -- --sizes 1000 --seconds 4 --warmup 1 --rounds 2
  *   npm run bench -- --settle 301      before each build, wait until the last removal of snapshots is 301 s old
  *   npm run bench -- --only search,mcp-2025,business   only those scenarios (bench/scenarios.ts: keys or names)
+ *   npm run bench -- --only search,mcp-2025 --against ../old/server
+ *                                      only those scenarios, each on this checkout's server and, in the
+ *                                      same rounds, on the compiled server in ../old/server (npm run
+ *                                      compile there), run with this checkout's node_modules
  *
  * BENCH_DIR (default: the system's temporary folder) keeps the generated content between runs.
+ * Relative paths are read from the folder npm was run in.
  */
 
 import { mkdir } from "node:fs/promises";
 import { cpus, tmpdir, totalmem } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import type { Pacing } from "./load.ts";
-import { buildSnapshot, compile, ROOT, removeSnapshots } from "./processes.ts";
+import { buildSnapshot, compile, ROOT, removeSnapshots, stageAgainst } from "./processes.ts";
 import { report, type SizeResult } from "./report.ts";
 import { measureScenarios, selectScenarios } from "./scenarios.ts";
 
@@ -35,6 +40,7 @@ const { values } = parseArgs({
     rounds: { type: "string", default: "4" },
     settle: { type: "string", default: "0" },
     only: { type: "string" },
+    against: { type: "string" },
     out: { type: "string" },
   },
 });
@@ -56,26 +62,32 @@ const pacing: Pacing = {
   yardstickSeconds: Math.max(1, Math.round(SECONDS / 2 / ROUNDS)),
 };
 const WORK = join(process.env.BENCH_DIR ?? tmpdir(), "catalog-bench");
+/** npm runs scripts in the project's root; INIT_CWD is where it was run. */
+const given = (path: string) => resolve(process.env.INIT_CWD ?? process.cwd(), path);
 /** The committed results (bench/results.json) are those of the default sizes and scenarios; other runs go beside their content. */
 const OUT =
-  values.out ??
-  (values.sizes === undefined && !values.million && values.only === undefined
-    ? join(ROOT, "bench", "results.json")
-    : join(WORK, "results.json"));
+  values.out !== undefined
+    ? given(values.out)
+    : values.sizes === undefined && !values.million && values.only === undefined && values.against === undefined
+      ? join(ROOT, "bench", "results.json")
+      : join(WORK, "results.json");
 const scenarios = selectScenarios(values.only);
 
 await mkdir(WORK, { recursive: true });
+const againstDir = values.against === undefined ? undefined : given(values.against);
+const against = againstDir === undefined ? undefined : await stageAgainst(againstDir, WORK);
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? "CPU"}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${process.platform}`;
 console.log(
   `${machine}; ${pacing.connections} connections, ${pacing.warmupSeconds} s warm-up and ${SECONDS} s measured per scenario in ${ROUNDS} turns, each after ${pacing.yardstickSeconds} s of the baseline; work folder ${WORK}`,
 );
+if (against !== undefined) console.log(`each scenario also on the server in ${againstDir} (run as ${against}), in the same rounds`);
 const results: SizeResult[] = [];
 await compile();
 await removeSnapshots(WORK);
 for (const listings of sizes) {
   console.log(`\n${listings.toLocaleString("en")} listings`);
   const snapshot = await buildSnapshot(WORK, listings, Number(values.settle));
-  const measured = await measureScenarios(snapshot, { pacing, work: WORK, scenarios });
+  const measured = await measureScenarios(snapshot, { pacing, work: WORK, scenarios, ...(against === undefined ? {} : { against }) });
   const { approved, buildSeconds, buildPeakMiB, checkSeconds, distMiB } = snapshot;
   results.push({
     listings,
@@ -85,12 +97,18 @@ for (const listings of sizes) {
     checkSeconds,
     distMiB,
     ...measured.serving,
+    ...(measured.against === undefined ? {} : { against: measured.against }),
     rows: measured.rows,
   });
 }
 await report(
   OUT,
-  { machine, ...pacing, ...(values.only === undefined ? {} : { only: scenarios.map((scenario) => scenario.name) }) },
+  {
+    machine,
+    ...pacing,
+    ...(againstDir === undefined ? {} : { against: againstDir }),
+    ...(values.only === undefined ? {} : { only: scenarios.map((scenario) => scenario.name) }),
+  },
   results,
 );
 // The snapshots are not kept (see removeSnapshots).

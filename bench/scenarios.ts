@@ -1,14 +1,16 @@
 /**
  * The scenarios a bench run measures on each snapshot, and how: every scenario on the server as
- * production runs it, in turns with the bare route (bench/baseline.ts), driven by autocannon in a
- * process of its own (bench/load.ts).
+ * production runs it (and, with --against, on another compiled server started the same way), in
+ * turns with the bare route (bench/baseline.ts), driven by autocannon in a process of its own
+ * (bench/load.ts).
  */
 import { createReadStream } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
+import { freePort } from "../test/helpers/ports.ts";
 import { random } from "./generate.ts";
-import { combined, type LoadOutput, type LoadSpec, type Pacing, type Target } from "./load.ts";
+import { combined, type LoadOutput, type Pacing, type Target } from "./load.ts";
 import {
   type RunningServer,
   rssMiB,
@@ -193,33 +195,45 @@ interface Measuring {
   /** Where the load spec is written for bench/load.ts. */
   readonly work: string;
   readonly scenarios: readonly Scenario[];
+  /** The entry of the server compared with this checkout's (--against). */
+  readonly against?: string;
 }
 
 /**
- * One scenario, in turns with the yardstick: autocannon in its own process, warmed up
- * unmeasured, then measured in rounds (bench/load.ts).
+ * One scenario on each server, in turns with the yardstick: autocannon in its own process,
+ * warmed up unmeasured, then measured in rounds (bench/load.ts).
  */
-async function load(name: string, target: Target, yardstick: Target, { pacing, work }: Measuring): Promise<Row> {
+async function load(name: string, targets: readonly Target[], yardstick: Target, { pacing, work }: Measuring): Promise<Row> {
   const file = join(work, "load-spec.json");
-  const spec: LoadSpec = { ...target, ...pacing, yardstick };
-  await writeFile(file, JSON.stringify(spec));
+  await writeFile(file, JSON.stringify({ ...pacing, targets, yardstick }));
   const { stdout } = await timed("bench/load.ts", [file], {});
-  const { result, yardstick: baseline } = JSON.parse(stdout.trim().split("\n").at(-1) ?? "{}") as LoadOutput;
-  const row: Row = { scenario: name, result, ...(baseline === undefined ? {} : { baseline }) };
+  const output = JSON.parse(stdout.trim().split("\n").at(-1) ?? "{}") as LoadOutput;
+  const [result, against] = output.results;
+  if (result === undefined) throw new Error(`bench/load.ts gave no result for ${name}`);
+  const row: Row = {
+    scenario: name,
+    result,
+    ...(output.yardstick === undefined ? {} : { baseline: output.yardstick }),
+    ...(against === undefined ? {} : { against }),
+  };
   printRow(row);
   return row;
 }
 
-/** The server's start and memory, and the rows of the scenarios. */
+/** The servers' start and memory, and the rows of the scenarios run. */
 interface Measured {
   readonly serving: Serving;
+  readonly against?: Serving;
   /** The baseline's row first: all its turns, with every scenario, as one. */
   readonly rows: Row[];
 }
 
+type Loaded = Omit<Serving, "rssAfterTrafficMiB">;
+const NOT_MEASURED: Serving = { readySeconds: Number.NaN, rssAfterLoadMiB: Number.NaN, rssAfterTrafficMiB: Number.NaN };
+
 /**
- * Runs the scenarios on `snapshot`, those of one server setting together on one server, started
- * once the previous setting's is stopped.
+ * Runs the scenarios on `snapshot`, those of one server setting together on one server (and one
+ * --against server beside it), started once the previous setting's are stopped.
  */
 export async function measureScenarios(snapshot: Snapshot, measuring: Measuring): Promise<Measured> {
   const listings = await sampleListings(snapshot.dist, 500);
@@ -228,37 +242,48 @@ export async function measureScenarios(snapshot: Snapshot, measuring: Measuring)
     queries: directoryQueries(500, 7, listings),
     slugs: listings.map((listing) => listing.slug),
   };
-  let serving: Serving = { readySeconds: Number.NaN, rssAfterLoadMiB: Number.NaN, rssAfterTrafficMiB: Number.NaN };
+  const entries = [SERVER_ENTRY, ...(measuring.against === undefined ? [] : [measuring.against])];
+  const serving = entries.map(() => NOT_MEASURED);
   const rows: Row[] = [];
   const yardstick = await startBaseline();
   const bare: Target = { url: yardstick.url, headers: {}, requests: [{ method: "GET", path: "/" }] };
   for (const settings of new Set(measuring.scenarios.map((scenario) => scenario.server))) {
-    const server = await startServer(SERVER_ENTRY, snapshot, settings, snapshot.port);
     // Start and memory are those of the production server's.
-    const loaded = settings === PRODUCTION ? await ready(server) : undefined;
-    for (const scenario of measuring.scenarios.filter((each) => each.server === settings)) {
-      rows.push(await load(scenario.name, { url: server.url, ...scenario.requests(sample) }, bare, measuring));
+    const production = settings === PRODUCTION;
+    const running: { server: RunningServer; loaded?: Loaded }[] = [];
+    for (const entry of entries) {
+      const against = running.length > 0;
+      const server = await startServer(entry, snapshot, settings, against ? await freePort() : snapshot.port);
+      running.push({ server, ...(production ? { loaded: await ready(server, against) } : {}) });
     }
-    if (loaded !== undefined) serving = await afterTraffic(server, loaded);
-    await stop(server.child);
+    for (const scenario of measuring.scenarios.filter((each) => each.server === settings)) {
+      const requests = scenario.requests(sample);
+      const targets = running.map(({ server }) => ({ url: server.url, ...requests }));
+      rows.push(await load(scenario.name, targets, bare, measuring));
+    }
+    for (const [index, { server, loaded }] of running.entries()) {
+      if (loaded !== undefined) serving[index] = await afterTraffic(server, loaded, index > 0);
+      await stop(server.child);
+    }
   }
   await stop(yardstick.child);
   const baselines = rows.flatMap((row) => (row.baseline === undefined ? [] : [row.baseline]));
   rows.unshift({ scenario: "baseline: bare fastify, constant 6 KB", result: combined(baselines) });
-  return { serving, rows };
+  const [current = NOT_MEASURED, against] = serving;
+  return { serving: current, ...(against === undefined ? {} : { against }), rows };
 }
 
-type Loaded = Omit<Serving, "rssAfterTrafficMiB">;
-
-async function ready(server: RunningServer): Promise<Loaded> {
+async function ready(server: RunningServer, against: boolean): Promise<Loaded> {
   const rss = await rssMiB(server.child.pid);
-  console.log(`  server ready in ${server.seconds.toFixed(2)} s, ${rss.toFixed(0)} MiB resident after load`);
+  console.log(
+    `  ${against ? "against server" : "server"} ready in ${server.seconds.toFixed(2)} s, ${rss.toFixed(0)} MiB resident after load`,
+  );
   return { readySeconds: server.seconds, rssAfterLoadMiB: rss };
 }
 
 /** Caches filled and the heap grown to what the traffic asks of it. */
-async function afterTraffic(server: RunningServer, loaded: Loaded): Promise<Serving> {
+async function afterTraffic(server: RunningServer, loaded: Loaded, against: boolean): Promise<Serving> {
   const rssAfterTrafficMiB = await rssMiB(server.child.pid);
-  console.log(`  ${rssAfterTrafficMiB.toFixed(0)} MiB resident after these scenarios`);
+  console.log(`  ${rssAfterTrafficMiB.toFixed(0)} MiB resident after these scenarios${against ? " (against server)" : ""}`);
   return { ...loaded, rssAfterTrafficMiB };
 }

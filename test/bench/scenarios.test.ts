@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { turnOrder } from "../../bench/load.ts";
 import { SCENARIOS, selectScenarios } from "../../bench/scenarios.ts";
 
 const keys = (only: string | undefined) => selectScenarios(only).map((scenario) => scenario.key);
@@ -24,4 +25,10 @@ test("--only picks scenarios by key or name, in any case, and runs them in the u
 test("--only names what it does not know", () => {
   assert.throws(() => selectScenarios("search,nothing"), /no scenario "nothing".*search, business/);
   assert.throws(() => selectScenarios(""), /no scenario/);
+});
+
+test("the servers compared take turns, the first first in even rounds", () => {
+  assert.deepEqual(turnOrder(0, ["current", "against"]), ["current", "against"]);
+  assert.deepEqual(turnOrder(1, ["current", "against"]), ["against", "current"]);
+  assert.deepEqual(turnOrder(3, ["only"]), ["only"]);
 });
