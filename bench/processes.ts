@@ -222,13 +222,9 @@ export async function removeSnapshots(work: string): Promise<void> {
 }
 
 /**
- * Waits until the last removal of snapshots (by this run or the one before) is `seconds` old; off
- * (0) by default. For file systems slow to allocate inodes for a while after many were freed:
- * ext4 without a journal will not reuse an inode deleted less than 60 s before, or 300 s while
- * its inode-table block is waiting to be written back, which the build's own new files make it,
- * and checks every such inode on each allocation. On one such disk, builds of 100,000 listings
- * started within seconds of removing the previous snapshots took 22-53 s, and one five minutes
- * after 30.8 s (writing its pages 23.1 s), against 15.9 s (8.2 s) with nothing removed nearby.
+ * Waits until the last removal of snapshots (by this run or the one before) is `seconds` old.
+ * Some file systems are slow to allocate inodes for a while after many were freed (see
+ * bench/README.md), which a build writing 100,000 files meets; off (0) by default.
  */
 async function settle(work: string, seconds: number): Promise<void> {
   if (seconds <= 0) return;
@@ -241,10 +237,8 @@ async function settle(work: string, seconds: number): Promise<void> {
 
 /**
  * Reads every content file once, untimed, so that the build is measured on content in the page
- * cache, as a checkout or a pull leaves it. This machine pages out file data that no one has
- * read for about a minute (DAMON reclaim: `pageout` of memory idle for 12 intervals of 5 s), so
- * content kept from an earlier run is read from the disk otherwise: at 100,000 listings such a
- * build took 45.6 s (reading 20.3 s, writing 21.9 s) against 15.9 s with the content read.
+ * cache, as a checkout or a pull leaves it, and not on content kept from an earlier run that the
+ * system has since paged out (see bench/README.md).
  */
 function warmPageCache(dir: string): { files: number; seconds: number } {
   const started = performance.now();

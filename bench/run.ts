@@ -5,7 +5,7 @@
  * (bench/load.ts) for a fixed time after an unmeasured warm-up (JIT and index caches warm, as on a
  * server in service); a bare fastify route (bench/baseline.ts) is the yardstick, measured in turns
  * with each scenario. Prints one table and writes it to bench/results.json. Everything listens on
- * 127.0.0.1 and every load test stops by itself.
+ * 127.0.0.1 and every load test stops by itself. Method and history: bench/README.md.
  *
  *   npm run bench                      sizes 1,000, 10,000 and 100,000
  *   npm run bench -- --million         and 1,000,000
@@ -53,12 +53,7 @@ const pacing: Pacing = {
   warmupSeconds: Number(values.warmup),
   seconds: SECONDS,
   rounds: ROUNDS,
-  /**
-   * The yardstick's turns: this machine's speed drifts by a third within a run (the bare route
-   * from 30,000 to 48,000 requests a second), so the baseline is measured in turns between the
-   * scenario's (before each of its ROUNDS turns), and each scenario is set against the
-   * yardstick of its own seconds.
-   */
+  /** The bare route's turn before each round: half a scenario turn, at least 1 s (why in turns: bench/README.md). */
   yardstickSeconds: Math.max(1, Math.round(SECONDS / 2 / ROUNDS)),
 };
 const WORK = join(process.env.BENCH_DIR ?? tmpdir(), "catalog-bench");
