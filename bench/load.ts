@@ -4,9 +4,10 @@
  * scenario comes as a JSON file named by argv[2].
  *
  * After an unmeasured warm-up of each, the yardstick (when given) and the scenario take turns:
- * `rounds` times the yardstick for `yardstickSeconds`, then the scenario for `seconds / rounds`.
- * This machine's speed drifts within a minute, so each is measured in the same seconds as the
- * other rather than one after the other. Every run stops by itself.
+ * `rounds` times the yardstick for `yardstickSeconds`, then the scenario for `seconds / rounds`
+ * on each server compared, the servers' order alternating from round to round. This machine's
+ * speed drifts within a minute, so each is measured in the same seconds as the others rather
+ * than one after the other. Every run stops by itself.
  */
 import { readFile } from "node:fs/promises";
 import { pathToFileURL } from "node:url";
@@ -21,16 +22,22 @@ export interface Target {
   readonly headers: Record<string, string>;
 }
 
-export interface LoadSpec extends Target {
+/** How long and how hard a scenario is driven: the same for every scenario of a run. */
+export interface Pacing {
   readonly connections: number;
   /** Load first run for this long and not measured: the server's JIT and index caches warm up, as on a server in service. */
   readonly warmupSeconds: number;
   /** The scenario's measured time, in `rounds` equal turns (whole seconds each). */
   readonly seconds: number;
   readonly rounds: number;
-  /** The bare route the scenario is compared with, measured for `yardstickSeconds` before each of the scenario's turns. */
-  readonly yardstick?: Target;
   readonly yardstickSeconds: number;
+}
+
+export interface LoadSpec extends Pacing {
+  /** The same scenario on each server compared (one, or the current server's and another's). */
+  readonly targets: readonly Target[];
+  /** The bare route the scenario is compared with, measured for `yardstickSeconds` before each round of turns. */
+  readonly yardstick?: Target;
 }
 
 export interface LoadResult {
@@ -43,9 +50,9 @@ export interface LoadResult {
   readonly bytesPerRequest: number;
 }
 
-/** The scenario's result and, when a yardstick was given, the yardstick's over the same rounds. */
+/** The scenario's result on each target, in the spec's order, and, when a yardstick was given, the yardstick's over the same rounds. */
 export interface LoadOutput {
-  readonly result: LoadResult;
+  readonly results: readonly LoadResult[];
   readonly yardstick?: LoadResult;
 }
 
@@ -77,6 +84,14 @@ export function combined(results: readonly LoadResult[]): LoadResult {
   };
 }
 
+/**
+ * The targets' turns in round `round`: in the spec's order in even rounds, the other way round in
+ * odd ones, so that neither server always follows the other (the machine's speed drifts).
+ */
+export function turnOrder<T>(round: number, targets: readonly T[]): T[] {
+  return round % 2 === 0 ? [...targets] : [...targets].reverse();
+}
+
 /** Runs the scenario of the spec file named by argv[2] and prints its LoadOutput as one JSON line. */
 async function main(): Promise<void> {
   const spec = JSON.parse(await readFile(process.argv[2] ?? "", "utf8")) as LoadSpec;
@@ -92,16 +107,16 @@ async function main(): Promise<void> {
     );
   const rounds = Math.max(1, spec.rounds);
   const turnSeconds = Math.max(1, Math.round(spec.seconds / rounds));
-  if (spec.warmupSeconds > 0) await drive(spec, spec.warmupSeconds);
+  if (spec.warmupSeconds > 0) for (const target of spec.targets) await drive(target, spec.warmupSeconds);
   if (spec.yardstick !== undefined) await drive(spec.yardstick, 1);
-  const scenarioTurns: LoadResult[] = [];
+  const scenarios = spec.targets.map((target) => ({ target, turns: [] as LoadResult[] }));
   const yardstickTurns: LoadResult[] = [];
   for (let round = 0; round < rounds; round += 1) {
     if (spec.yardstick !== undefined) yardstickTurns.push(await drive(spec.yardstick, spec.yardstickSeconds));
-    scenarioTurns.push(await drive(spec, turnSeconds));
+    for (const { target, turns } of turnOrder(round, scenarios)) turns.push(await drive(target, turnSeconds));
   }
   const output: LoadOutput = {
-    result: combined(scenarioTurns),
+    results: scenarios.map(({ turns }) => combined(turns)),
     ...(yardstickTurns.length > 0 ? { yardstick: combined(yardstickTurns) } : {}),
   };
   console.log(JSON.stringify(output));

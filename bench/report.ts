@@ -1,0 +1,123 @@
+/**
+ * What a bench run reports: a line per scenario as it is measured, then the tables (Markdown),
+ * printed and written with every figure to the results file.
+ */
+import { writeFile } from "node:fs/promises";
+import type { LoadResult, Pacing } from "./load.ts";
+
+export interface Row {
+  readonly scenario: string;
+  readonly result: LoadResult;
+  /** The bare fastify route measured in turns with this scenario: its yardstick. */
+  readonly baseline?: LoadResult;
+  /** The same scenario on the --against server, in the same rounds, set against the same yardstick. */
+  readonly against?: LoadResult;
+}
+
+/** A server's start and memory: those of the cache-off single process every scenario but two runs on. */
+export interface Serving {
+  readonly readySeconds: number;
+  readonly rssAfterLoadMiB: number;
+  /** Its resident memory once every cache-off scenario (of those run) has run against it. */
+  readonly rssAfterTrafficMiB: number;
+}
+
+export interface SizeResult extends Serving {
+  readonly listings: number;
+  readonly approved: number;
+  readonly buildSeconds: number;
+  readonly buildPeakMiB: number;
+  readonly checkSeconds: number;
+  readonly distMiB: number;
+  /** The --against server's start and memory on the same snapshot. */
+  readonly against?: Serving;
+  readonly rows: Row[];
+}
+
+/** What a run was: where, how hard, and what it compared. */
+interface RunInfo extends Pacing {
+  readonly machine: string;
+  /** The --against server's folder. */
+  readonly against?: string;
+  /** The --only scenarios' names. */
+  readonly only?: readonly string[];
+}
+
+/** A latency in milliseconds, to two decimals at most (the means of several turns have more). */
+const ms = (value: number) => String(Number(value.toFixed(2)));
+/** A figure not measured in this run (its scenarios left out by --only) is NaN, shown as "-". */
+const fixed = (value: number, digits: number) => (Number.isFinite(value) ? value.toFixed(digits) : "-");
+const ratio = (value: number, base: number) => (base > 0 ? `${(value / base).toFixed(2)}` : "-");
+const rate = (result: LoadResult) => Math.round(result.perSecond).toLocaleString("en");
+
+function loadLine(label: string, result: LoadResult, baseline: LoadResult | undefined): string {
+  const base = baseline === undefined ? "" : `  ${ratio(result.perSecond, baseline.perSecond)} × ${Math.round(baseline.perSecond)}`;
+  return `    ${label.padEnd(44)} ${Math.round(result.perSecond).toString().padStart(7)} req/s  p50 ${ms(result.p50)} ms  p99 ${ms(result.p99)} ms${base}`;
+}
+
+/** A scenario's figures as soon as it is measured: the current server's, and the --against server's beside them. */
+export function printRow({ scenario, result, baseline, against }: Row): void {
+  console.log(loadLine(scenario, result, baseline));
+  if (against !== undefined) {
+    console.log(`${loadLine("  against", against, baseline)}  current / against ${ratio(result.perSecond, against.perSecond)}`);
+  }
+}
+
+function table(results: readonly SizeResult[]): string {
+  const lines: string[] = [];
+  lines.push("| listings | scenario | req/s | × base | p50 ms | × base | p99 ms | × base | errors |");
+  lines.push("| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+  for (const size of results) {
+    const mean = size.rows[0]?.result;
+    for (const { scenario, result, baseline } of size.rows) {
+      // Each scenario against the baseline measured in turns with it; the baseline's row is their mean.
+      const base = baseline ?? mean;
+      lines.push(
+        `| ${size.listings.toLocaleString("en")} | ${scenario} | ${rate(result)} | ${ratio(result.perSecond, base?.perSecond ?? 0)} | ${ms(result.p50)} | ${ratio(result.p50, base?.p50 ?? 0)} | ${ms(result.p99)} | ${ratio(result.p99, base?.p99 ?? 0)} | ${result.non2xx + result.errors} |`,
+      );
+    }
+  }
+  const compared = results.some((size) => size.against !== undefined);
+  lines.push("");
+  lines.push(
+    `| listings | build s | build peak MiB | check s | dist/ MiB | ready s | RSS after load MiB | RSS after traffic MiB |${compared ? " against: ready s | RSS after load MiB | RSS after traffic MiB |" : ""}`,
+  );
+  lines.push(`| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |${compared ? " ---: | ---: | ---: |" : ""}`);
+  const serving = (figures: Serving) =>
+    `${fixed(figures.readySeconds, 2)} | ${fixed(figures.rssAfterLoadMiB, 0)} | ${fixed(figures.rssAfterTrafficMiB, 0)} |`;
+  for (const size of results) {
+    lines.push(
+      `| ${size.listings.toLocaleString("en")} | ${size.buildSeconds.toFixed(1)} | ${size.buildPeakMiB} | ${size.checkSeconds.toFixed(1)} | ${size.distMiB.toFixed(0)} | ${serving(size)}${size.against === undefined ? "" : ` ${serving(size.against)}`}`,
+    );
+  }
+  if (compared) lines.push("", ...comparison(results));
+  return lines.join("\n");
+}
+
+/** Each scenario on both servers, measured in the same rounds against the same yardstick. */
+function comparison(results: readonly SizeResult[]): string[] {
+  const lines = [
+    "| listings | scenario | req/s | × base | p99 ms | against req/s | × base | p99 ms | against errors | req/s current / against |",
+    "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+  ];
+  for (const size of results) {
+    for (const { scenario, result, baseline, against } of size.rows) {
+      if (against === undefined) continue;
+      const base = baseline?.perSecond ?? 0;
+      lines.push(
+        `| ${size.listings.toLocaleString("en")} | ${scenario} | ${rate(result)} | ${ratio(result.perSecond, base)} | ${ms(result.p99)} | ${rate(against)} | ${ratio(against.perSecond, base)} | ${ms(against.p99)} | ${against.non2xx + against.errors} | ${ratio(result.perSecond, against.perSecond)} |`,
+      );
+    }
+  }
+  return lines;
+}
+
+/** Prints the tables and writes them, with every figure, to `out`. */
+export async function report(out: string, info: RunInfo, results: readonly SizeResult[]): Promise<void> {
+  const markdown = table(results);
+  console.log(`\n${markdown}`);
+  const { machine, connections, warmupSeconds, seconds, rounds, yardstickSeconds, against, only } = info;
+  const written = { date: new Date().toISOString(), machine, connections, warmupSeconds, seconds, rounds, yardstickSeconds, against, only };
+  await writeFile(out, `${JSON.stringify({ ...written, results, table: markdown }, null, 2)}\n`);
+  console.log(`\nwritten to ${out}`);
+}
