@@ -9,6 +9,8 @@
  * speed drifts within a minute, so each is measured in the same seconds as the others rather
  * than one after the other. Every run stops by itself.
  */
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { pathToFileURL } from "node:url";
 import autocannon from "autocannon";
@@ -20,6 +22,8 @@ export interface Target {
   /** Cycled in order by every connection. */
   readonly requests: readonly { method: "GET" | "POST"; path: string; body?: string; headers?: Record<string, string> }[];
   readonly headers: Record<string, string>;
+  /** The server's process, when one process answers: its CPU time is read around each turn. */
+  readonly pid?: number;
 }
 
 /** How long and how hard a scenario is driven: the same for every scenario of a run. */
@@ -48,6 +52,12 @@ export interface LoadResult {
   readonly non2xx: number;
   readonly errors: number;
   readonly bytesPerRequest: number;
+  /**
+   * The server's CPU time over the measured turns, in seconds (user and system, every thread):
+   * what its answers cost, whatever share of the machine the host, autocannon and the bare route
+   * left it. Absent when the target named no process.
+   */
+  readonly cpuSeconds?: number;
 }
 
 /** The scenario's result on each target, in the spec's order, and, when a yardstick was given, the yardstick's over the same rounds. */
@@ -69,10 +79,37 @@ function resultOf(run: autocannon.Result): LoadResult {
   };
 }
 
+/** Clock ticks a second, the unit of /proc/<pid>/stat's CPU times. */
+const TICKS_PER_SECOND = (() => {
+  try {
+    return Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** A process's CPU time so far in seconds (utime + stime of /proc/<pid>/stat), or undefined where there is no /proc. */
+function cpuSecondsOf(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "latin1");
+    // Fields after the command's closing parenthesis, from the third (state): utime is the 14th field, stime the 15th.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A result's server CPU time per request, in microseconds; NaN when it was not measured. */
+export function cpuMicrosPerRequest(result: LoadResult): number {
+  return result.cpuSeconds === undefined || result.requests === 0 ? Number.NaN : (result.cpuSeconds * 1e6) / result.requests;
+}
+
 /** Several measurements of one target as one: rates and medians averaged, the worst p99, counts summed. */
 export function combined(results: readonly LoadResult[]): LoadResult {
   const sum = (pick: (result: LoadResult) => number) => results.reduce((total, result) => total + pick(result), 0);
   const requests = sum((result) => result.requests);
+  const cpu = results.every((result) => result.cpuSeconds !== undefined) ? { cpuSeconds: sum((result) => result.cpuSeconds ?? 0) } : {};
   return {
     requests,
     perSecond: sum((result) => result.perSecond) / results.length,
@@ -81,6 +118,7 @@ export function combined(results: readonly LoadResult[]): LoadResult {
     non2xx: sum((result) => result.non2xx),
     errors: sum((result) => result.errors),
     bytesPerRequest: requests === 0 ? 0 : Math.round(sum((result) => result.bytesPerRequest * result.requests) / requests),
+    ...cpu,
   };
 }
 
@@ -95,8 +133,9 @@ export function turnOrder<T>(round: number, targets: readonly T[]): T[] {
 /** Runs the scenario of the spec file named by argv[2] and prints its LoadOutput as one JSON line. */
 async function main(): Promise<void> {
   const spec = JSON.parse(await readFile(process.argv[2] ?? "", "utf8")) as LoadSpec;
-  const drive = async (target: Target, seconds: number) =>
-    resultOf(
+  const drive = async (target: Target, seconds: number): Promise<LoadResult> => {
+    const cpuBefore = target.pid === undefined ? undefined : cpuSecondsOf(target.pid);
+    const result = resultOf(
       await autocannon({
         url: target.url,
         connections: spec.connections,
@@ -105,6 +144,9 @@ async function main(): Promise<void> {
         requests: target.requests.map((request) => ({ ...request })),
       }),
     );
+    const cpuAfter = target.pid === undefined ? undefined : cpuSecondsOf(target.pid);
+    return cpuBefore === undefined || cpuAfter === undefined ? result : { ...result, cpuSeconds: cpuAfter - cpuBefore };
+  };
   const rounds = Math.max(1, spec.rounds);
   const turnSeconds = Math.max(1, Math.round(spec.seconds / rounds));
   if (spec.warmupSeconds > 0) for (const target of spec.targets) await drive(target, spec.warmupSeconds);

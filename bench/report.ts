@@ -3,7 +3,7 @@
  * printed and written with every figure to the results file.
  */
 import { writeFile } from "node:fs/promises";
-import type { LoadResult, Pacing } from "./load.ts";
+import { cpuMicrosPerRequest, type LoadResult, type Pacing } from "./load.ts";
 
 export interface Row {
   readonly scenario: string;
@@ -47,33 +47,35 @@ interface RunInfo extends Pacing {
 const ms = (value: number) => String(Number(value.toFixed(2)));
 /** A figure not measured in this run (its scenarios left out by --only) is NaN, shown as "-". */
 const fixed = (value: number, digits: number) => (Number.isFinite(value) ? value.toFixed(digits) : "-");
-const ratio = (value: number, base: number) => (base > 0 ? `${(value / base).toFixed(2)}` : "-");
+const ratio = (value: number, base: number) => (base > 0 && Number.isFinite(value) ? `${(value / base).toFixed(2)}` : "-");
 const rate = (result: LoadResult) => Math.round(result.perSecond).toLocaleString("en");
 
 function loadLine(label: string, result: LoadResult, baseline: LoadResult | undefined): string {
   const base = baseline === undefined ? "" : `  ${ratio(result.perSecond, baseline.perSecond)} × ${Math.round(baseline.perSecond)}`;
-  return `    ${label.padEnd(44)} ${Math.round(result.perSecond).toString().padStart(7)} req/s  p50 ${ms(result.p50)} ms  p99 ${ms(result.p99)} ms${base}`;
+  const cpu = Number.isFinite(cpuMicrosPerRequest(result)) ? `  cpu ${cpuMicrosPerRequest(result).toFixed(1)} µs/req` : "";
+  return `    ${label.padEnd(44)} ${Math.round(result.perSecond).toString().padStart(7)} req/s  p50 ${ms(result.p50)} ms  p99 ${ms(result.p99)} ms${base}${cpu}`;
 }
 
 /** A scenario's figures as soon as it is measured: the current server's, and the --against server's beside them. */
 export function printRow({ scenario, result, baseline, against }: Row): void {
   console.log(loadLine(scenario, result, baseline));
   if (against !== undefined) {
-    console.log(`${loadLine("  against", against, baseline)}  current / against ${ratio(result.perSecond, against.perSecond)}`);
+    const cpu = ratio(cpuMicrosPerRequest(result), cpuMicrosPerRequest(against));
+    console.log(`${loadLine("  against", against, baseline)}  current / against ${ratio(result.perSecond, against.perSecond)}, cpu ${cpu}`);
   }
 }
 
 function table(results: readonly SizeResult[]): string {
   const lines: string[] = [];
-  lines.push("| listings | scenario | req/s | × base | p50 ms | × base | p99 ms | × base | errors |");
-  lines.push("| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+  lines.push("| listings | scenario | req/s | × base | p50 ms | × base | p99 ms | × base | errors | server CPU µs/req |");
+  lines.push("| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
   for (const size of results) {
     const mean = size.rows[0]?.result;
     for (const { scenario, result, baseline } of size.rows) {
       // Each scenario against the baseline measured in turns with it; the baseline's row is their mean.
       const base = baseline ?? mean;
       lines.push(
-        `| ${size.listings.toLocaleString("en")} | ${scenario} | ${rate(result)} | ${ratio(result.perSecond, base?.perSecond ?? 0)} | ${ms(result.p50)} | ${ratio(result.p50, base?.p50 ?? 0)} | ${ms(result.p99)} | ${ratio(result.p99, base?.p99 ?? 0)} | ${result.non2xx + result.errors} |`,
+        `| ${size.listings.toLocaleString("en")} | ${scenario} | ${rate(result)} | ${ratio(result.perSecond, base?.perSecond ?? 0)} | ${ms(result.p50)} | ${ratio(result.p50, base?.p50 ?? 0)} | ${ms(result.p99)} | ${ratio(result.p99, base?.p99 ?? 0)} | ${result.non2xx + result.errors} | ${fixed(cpuMicrosPerRequest(result), 1)} |`,
       );
     }
   }
@@ -97,15 +99,15 @@ function table(results: readonly SizeResult[]): string {
 /** Each scenario on both servers, measured in the same rounds against the same yardstick. */
 function comparison(results: readonly SizeResult[]): string[] {
   const lines = [
-    "| listings | scenario | req/s | × base | p99 ms | against req/s | × base | p99 ms | against errors | req/s current / against |",
-    "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    "| listings | scenario | req/s | × base | p99 ms | CPU µs/req | against req/s | × base | p99 ms | CPU µs/req | against errors | req/s current / against | CPU µs/req current / against |",
+    "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
   ];
   for (const size of results) {
     for (const { scenario, result, baseline, against } of size.rows) {
       if (against === undefined) continue;
       const base = baseline?.perSecond ?? 0;
       lines.push(
-        `| ${size.listings.toLocaleString("en")} | ${scenario} | ${rate(result)} | ${ratio(result.perSecond, base)} | ${ms(result.p99)} | ${rate(against)} | ${ratio(against.perSecond, base)} | ${ms(against.p99)} | ${against.non2xx + against.errors} | ${ratio(result.perSecond, against.perSecond)} |`,
+        `| ${size.listings.toLocaleString("en")} | ${scenario} | ${rate(result)} | ${ratio(result.perSecond, base)} | ${ms(result.p99)} | ${fixed(cpuMicrosPerRequest(result), 1)} | ${rate(against)} | ${ratio(against.perSecond, base)} | ${ms(against.p99)} | ${fixed(cpuMicrosPerRequest(against), 1)} | ${against.non2xx + against.errors} | ${ratio(result.perSecond, against.perSecond)} | ${ratio(cpuMicrosPerRequest(result), cpuMicrosPerRequest(against))} |`,
       );
     }
   }

@@ -258,7 +258,12 @@ export async function measureScenarios(snapshot: Snapshot, measuring: Measuring)
     }
     for (const scenario of measuring.scenarios.filter((each) => each.server === settings)) {
       const requests = scenario.requests(sample);
-      const targets = running.map(({ server }) => ({ url: server.url, ...requests }));
+      // With WORKERS=2 the process started only supervises: its own CPU time says nothing of the answers.
+      const targets = running.map(({ server }) => ({
+        url: server.url,
+        ...requests,
+        ...(settings.workers === 1 && server.child.pid !== undefined ? { pid: server.child.pid } : {}),
+      }));
       rows.push(await load(scenario.name, targets, bare, measuring));
     }
     for (const [index, { server, loaded }] of running.entries()) {
