@@ -73,10 +73,9 @@ function pageBody(directory: Directory, page: RankedPage): Buffer {
   return body;
 }
 
-/** Writes short ASCII text byte by byte (cheaper than a call into Buffer#write for a few bytes); returns the end. */
+/** Writes ASCII text into `body` at `at`; returns the end. */
 function writeAscii(body: Buffer, text: string, at: number): number {
-  for (let i = 0; i < text.length; i += 1) body[at + i] = text.charCodeAt(i);
-  return at + text.length;
+  return at + body.write(text, at);
 }
 
 /** The memory the escaped copies of listings (MCP's text copies) may hold per directory, in bytes. */
