@@ -83,12 +83,10 @@ declare module "fastify" {
  * Content-Length already, and is not read at all for a 304 or a HEAD.
  */
 export function registerCaching(app: FastifyInstance): void {
-  // A callback, not an async function: this runs on every response, and a promise per hook costs.
-  app.addHook("onSend", (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void) => {
+  app.addHook("onSend", async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     if (reply.statusCode >= 400) {
       reply.header("cache-control", CACHE_CONTROL_NO_STORE);
-      done(null, payload);
-      return;
+      return payload;
     }
     const preset = reply.getHeader("etag");
     const streamed = payload instanceof Readable && typeof preset === "string";
@@ -97,8 +95,7 @@ export function registerCaching(app: FastifyInstance): void {
       request.routeOptions.config.cacheable !== true ||
       (!streamed && typeof payload !== "string" && !Buffer.isBuffer(payload))
     ) {
-      done(null, payload);
-      return;
+      return payload;
     }
     // Answers and documents made once per snapshot carry their tag already; a page rendered
     // for this request is hashed here.
@@ -112,14 +109,11 @@ export function registerCaching(app: FastifyInstance): void {
       (payload as Readable).destroy();
       // HEAD: an empty stream keeps the Content-Length the route set (fastify's HEAD handling
       // would otherwise read the whole body to discard it).
-      if (request.method === "HEAD") done(null, Readable.from([]));
-      else {
-        reply.removeHeader("content-length");
-        done(null, null);
-      }
-      return;
+      if (request.method === "HEAD") return Readable.from([]);
+      reply.removeHeader("content-length");
+      return null;
     }
     // HEAD keeps the payload so fastify reports the 200's Content-Length, as RFC 9110 allows.
-    done(null, !notModified || request.method === "HEAD" ? payload : null);
+    return !notModified || request.method === "HEAD" ? payload : null;
   });
 }

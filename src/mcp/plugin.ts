@@ -67,22 +67,15 @@ export async function registerMcp(app: FastifyInstance, { service, config }: Mcp
       method: "POST",
       url: MCP_PATH,
       bodyLimit: MCP_MAX_MESSAGE_BYTES,
-      // A callback hook and a synchronous handler: each promise costs on every request.
-      onRequest: (request, _reply, done) => {
-        try {
-          rules.checkCaller(request.headers);
-          rules.checkPost(request.headers);
-        } catch (error) {
-          done(error as Error);
-          return;
-        }
-        done();
+      onRequest: async (request) => {
+        rules.checkCaller(request.headers);
+        rules.checkPost(request.headers);
       },
-      handler: (request, reply) => {
+      handler: async (request, reply) => {
         const response = dispatch(toMessage(request.body), request.headers, request.log);
-        if (response === null) reply.code(202).send();
+        if (response === null) return reply.code(202).send();
         // The type is set in full: fastify adds the charset to text bodies only, and a tool's answer is bytes.
-        else reply.code(response.status).type(JSON_TYPE).send(response.body);
+        return reply.code(response.status).type(JSON_TYPE).send(response.body);
       },
     });
 
