@@ -1,38 +1,24 @@
+import { LRUCache } from "lru-cache";
+
 /**
- * Buffers kept by listing rank, bounded by their bytes, starting afresh when the next would pass
- * the bound: an array lookup per listing instead of an LRU's bookkeeping, on hot paths, and a
- * listing asked for often is made again at most once per bound's worth of others. MCP's escaped
- * listings (src/core/service.ts) and the lines read from disk (recent-lines.ts) are kept this way.
+ * Buffers kept by listing rank in an LRU cache bounded by their bytes: a listing asked for often
+ * is made once. MCP's escaped listings (src/core/service.ts) and the lines read from disk
+ * (recent-lines.ts) are kept this way.
  */
 export class RankCache {
-  readonly #count: number;
-  readonly #maxBytes: number;
-  #byRank: (Buffer | undefined)[];
-  #bytes = 0;
+  readonly #cache: LRUCache<number, Buffer>;
 
-  constructor(count: number, maxBytes: number) {
-    this.#count = count;
-    this.#maxBytes = maxBytes;
-    this.#byRank = this.#empty();
-  }
-
-  /** One slot per listing, made at full length so that V8 keeps it a fast (holey) array. */
-  #empty(): (Buffer | undefined)[] {
-    return new Array<Buffer | undefined>(this.#count);
+  constructor(maxBytes: number) {
+    this.#cache = new LRUCache<number, Buffer>({ maxSize: maxBytes, sizeCalculation: (value) => value.length });
   }
 
   get(rank: number): Buffer | undefined {
-    return this.#byRank[rank];
+    return this.#cache.get(rank);
   }
 
   /** Keeps `value` for `rank`; returns it. */
   set(rank: number, value: Buffer): Buffer {
-    if (this.#bytes + value.length > this.#maxBytes) {
-      this.#byRank = this.#empty();
-      this.#bytes = 0;
-    }
-    this.#byRank[rank] = value;
-    this.#bytes += value.length;
+    this.#cache.set(rank, value);
     return value;
   }
 }
