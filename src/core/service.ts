@@ -64,18 +64,13 @@ function pageBody(directory: Directory, page: RankedPage): Buffer {
   let length = ITEMS_START.length + end.length + Math.max(0, ranks.length - 1);
   for (let i = 0; i < ranks.length; i += 1) length += lineLength(directory.listings, ranks[i] as number);
   const body = allocateBody(length);
-  let at = writeAscii(body, ITEMS_START, 0);
+  let at = body.write(ITEMS_START, 0);
   for (let i = 0; i < ranks.length; i += 1) {
     if (i > 0) body[at++] = 0x2c;
     at += copyListingJson(directory, ranks[i] as number, body, at);
   }
-  writeAscii(body, end, at);
+  body.write(end, at);
   return body;
-}
-
-/** Writes ASCII text into `body` at `at`; returns the end. */
-function writeAscii(body: Buffer, text: string, at: number): number {
-  return at + body.write(text, at);
 }
 
 /** The memory the escaped copies of listings (MCP's text copies) may hold per directory, in bytes. */

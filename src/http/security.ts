@@ -91,14 +91,12 @@ export async function registerSecurity(app: FastifyInstance): Promise<void> {
   // them by name on every request.
   const mcpPairs = Object.entries(forMcp);
   const allPairs = Object.entries(forAll);
-  // A callback hook: no promise per request.
-  app.addHook("onRequest", (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+  app.addHook("onRequest", async (request: FastifyRequest, reply: FastifyReply) => {
     const pairs = isMcp(request) ? mcpPairs : allPairs;
     for (let i = 0; i < pairs.length; i += 1) {
       const [name, value] = pairs[i] as [string, string];
       reply.header(name, value);
     }
-    done();
   });
   const preflight: FastifyCorsOptions = { origin: "*", methods: ["GET", "HEAD"], maxAge: 86_400 };
   await app.register(async (scope) => {
