@@ -119,12 +119,36 @@ class PageCollector {
   }
 }
 
-/** Walks an ascending array, keeping the ranks every bitmap holds. */
+/**
+ * Walks an ascending array, keeping the ranks every bitmap holds. Indexed loops, with one and two
+ * bitmaps written out: this is the hottest loop of a search.
+ */
 function walkSorted(driver: Uint32Array, others: readonly Uint32Array[], page: PageCollector): boolean {
-  outer: for (const rank of driver) {
+  const n = driver.length;
+  if (others.length === 1) {
+    const a = others[0] as Uint32Array;
+    for (let i = 0; i < n; i += 1) {
+      const rank = driver[i] as number;
+      if ((a[rank >>> 5] as number) & (1 << (rank & 31)) && !page.keep(rank)) return true;
+    }
+    return false;
+  }
+  if (others.length === 2) {
+    const a = others[0] as Uint32Array;
+    const b = others[1] as Uint32Array;
+    for (let i = 0; i < n; i += 1) {
+      const rank = driver[i] as number;
+      const word = rank >>> 5;
+      const bit = 1 << (rank & 31);
+      if ((a[word] as number) & (b[word] as number) & bit && !page.keep(rank)) return true;
+    }
+    return false;
+  }
+  outer: for (let i = 0; i < n; i += 1) {
+    const rank = driver[i] as number;
     const word = rank >>> 5;
     const bit = 1 << (rank & 31);
-    for (const bits of others) if (((bits[word] as number) & bit) === 0) continue outer;
+    for (let j = 0; j < others.length; j += 1) if ((((others[j] as Uint32Array)[word] as number) & bit) === 0) continue outer;
     if (!page.keep(rank)) return true;
   }
   return false;

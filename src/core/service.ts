@@ -83,7 +83,7 @@ class EscapedListings {
 
   constructor(directory: Directory) {
     this.#directory = directory;
-    this.#byRank = new RankCache(ESCAPED_LISTING_BYTES);
+    this.#byRank = new RankCache(directory.listings.count, ESCAPED_LISTING_BYTES);
   }
 
   get(rank: number): Buffer {

@@ -135,10 +135,23 @@ export function requestRules(config: Pick<Config, "baseUrl" | "mcpAllowedHosts" 
 }
 
 /** The media types of an Accept or Content-Type value, lower case, without parameters. */
-function mediaTypes(value: string | undefined): string[] {
+function mediaTypes(value: string | undefined): readonly string[] {
   if (value === undefined) return [];
-  return value.split(",").map((part) => (part.split(";", 1)[0] ?? "").trim().toLowerCase());
+  let types = parsedMediaTypes.get(value);
+  if (types === undefined) {
+    if (parsedMediaTypes.size >= MEDIA_TYPE_VALUES) parsedMediaTypes.clear();
+    types = value.split(",").map((part) => (part.split(";", 1)[0] ?? "").trim().toLowerCase());
+    parsedMediaTypes.set(value, types);
+  }
+  return types;
 }
+
+/**
+ * Accept and Content-Type values already read, by their text: clients send the same few on every
+ * POST, so each is split once. Bounded: past MEDIA_TYPE_VALUES distinct values it starts over.
+ */
+const parsedMediaTypes = new Map<string, readonly string[]>();
+const MEDIA_TYPE_VALUES = 64;
 
 /** A JSON-RPC 2.0 message, as far as the endpoint needs to know it. */
 export type RpcMessage =

@@ -165,7 +165,7 @@ export async function listingStoreOnDisk(
     const store: ListingsOnDisk = {
       count,
       bytes: null,
-      file: { fd, recent: new RecentLines(), streams: 0, retired: false, closed: false },
+      file: { fd, recent: new RecentLines(count), streams: 0, retired: false, closed: false },
       lineStarts,
       keys: exact,
       keyStarts,

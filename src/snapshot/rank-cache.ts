@@ -1,24 +1,38 @@
-import { LRUCache } from "lru-cache";
-
 /**
- * Buffers kept by listing rank in an LRU cache bounded by their bytes: a listing asked for often
- * is made once. MCP's escaped listings (src/core/service.ts) and the lines read from disk
- * (recent-lines.ts) are kept this way.
+ * Buffers kept by listing rank, bounded by their bytes, starting afresh when the next would pass
+ * the bound: an array lookup per listing instead of an LRU's bookkeeping, on hot paths, and a
+ * listing asked for often is made again at most once per bound's worth of others. MCP's escaped
+ * listings (src/core/service.ts) and the lines read from disk (recent-lines.ts) are kept this way.
  */
 export class RankCache {
-  readonly #cache: LRUCache<number, Buffer>;
+  readonly #count: number;
+  readonly #maxBytes: number;
+  #byRank: (Buffer | undefined)[];
+  #bytes = 0;
 
-  constructor(maxBytes: number) {
-    this.#cache = new LRUCache<number, Buffer>({ maxSize: maxBytes, sizeCalculation: (value) => value.length });
+  constructor(count: number, maxBytes: number) {
+    this.#count = count;
+    this.#maxBytes = maxBytes;
+    this.#byRank = this.#empty();
+  }
+
+  /** One slot per listing, made at full length so that V8 keeps it a fast (holey) array. */
+  #empty(): (Buffer | undefined)[] {
+    return new Array<Buffer | undefined>(this.#count);
   }
 
   get(rank: number): Buffer | undefined {
-    return this.#cache.get(rank);
+    return this.#byRank[rank];
   }
 
   /** Keeps `value` for `rank`; returns it. */
   set(rank: number, value: Buffer): Buffer {
-    this.#cache.set(rank, value);
+    if (this.#bytes + value.length > this.#maxBytes) {
+      this.#byRank = this.#empty();
+      this.#bytes = 0;
+    }
+    this.#byRank[rank] = value;
+    this.#bytes += value.length;
     return value;
   }
 }

@@ -276,19 +276,19 @@ describe("lines kept from disk", () => {
     return recent.keep(rank, room, text.length);
   };
 
-  test("are bounded in bytes: the line used least recently goes first when the next would pass the bound", () => {
-    const recent = new RecentLines(10);
+  test("are bounded in bytes: the store starts afresh when the next line would pass the bound", () => {
+    const recent = new RecentLines(4, 10);
     const a = put(recent, 0, "aaaa");
     const b = put(recent, 1, "bbbbbb");
     assert.deepEqual([recent.get(0), recent.get(1)], [Buffer.from("aaaa"), Buffer.from("bbbbbb")]);
     const c = put(recent, 2, "c");
-    assert.deepEqual([recent.get(0), recent.get(1), recent.get(2)], [undefined, Buffer.from("bbbbbb"), Buffer.from("c")]);
+    assert.deepEqual([recent.get(0), recent.get(1), recent.get(2)], [undefined, undefined, Buffer.from("c")]);
     // Lines given out before are never written over.
     assert.deepEqual([a.toString(), b.toString(), c.toString()], ["aaaa", "bbbbbb", "c"]);
   });
 
-  test("are never written over by later reads, whatever their size", () => {
-    const recent = new RecentLines();
+  test("are never written over when their memory runs into a new chunk, nor when a line is larger than a chunk", () => {
+    const recent = new RecentLines(4);
     const texts = ["a".repeat(600_000), "b".repeat(600_000), "c".repeat(1_500_000), "d".repeat(10)];
     const lines = texts.map((text, rank) => put(recent, rank, text));
     // An abandoned room (a read that failed) is given again, and nothing kept is touched.
