@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyServerOptions } from "fastify";
 import type { Config } from "./config.ts";
+import { cacheControlSuccess } from "./contract.ts";
 import type { CatalogService } from "./core/service.ts";
 import { buildHttpApp } from "./http/app.ts";
 import { fixedDocumentRoute } from "./http/read-only.ts";
@@ -18,7 +19,13 @@ export interface AppOptions {
  * (src/mcp) beside them, on one fastify instance. It never listens (see src/server.ts).
  */
 export async function buildApp({ service, config, logger }: AppOptions): Promise<FastifyInstance> {
-  const app = await buildHttpApp({ service, logger, rateLimitMax: config.rateLimitMax, trustProxy: config.trustProxy });
+  const app = await buildHttpApp({
+    service,
+    logger,
+    rateLimitMax: config.rateLimitMax,
+    trustProxy: config.trustProxy,
+    cacheControl: cacheControlSuccess(config.staleWhileRevalidateSeconds, config.staleIfErrorSeconds),
+  });
   await registerMcp(app, { service, config });
   for (const document of serverCardDocuments(config.baseUrl, serverInfo(config.baseUrl))) fixedDocumentRoute(app, document);
   return app;

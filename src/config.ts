@@ -1,4 +1,6 @@
 /** Configuration from the environment (contract §1), read once at start. */
+import { DEFAULT_STALE_IF_ERROR_SECONDS, DEFAULT_STALE_WHILE_REVALIDATE_SECONDS } from "./contract.ts";
+
 export interface Config {
   /** Where editors' files are. */
   contentDir: string;
@@ -10,6 +12,10 @@ export interface Config {
   host: string;
   /** Lifetime of the service-side result cache in seconds; 0 turns it off. */
   cacheSeconds: number;
+  /** How long a cache in front may serve a stale answer while it revalidates (STALE_WHILE_REVALIDATE_SECONDS; 0: never). */
+  staleWhileRevalidateSeconds: number;
+  /** How long a cache in front may serve a stale answer while the service fails (STALE_IF_ERROR_SECONDS; 0: never). */
+  staleIfErrorSeconds: number;
   logLevel: string;
   /** Origins besides BASE_URL's that may call /mcp from a browser (MCP_ALLOWED_ORIGINS, comma-separated). */
   mcpAllowedOrigins: string[];
@@ -94,6 +100,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port,
     host: env.HOST || "127.0.0.1",
     cacheSeconds: integer(env, "CACHE_SECONDS", 60, 0, 86_400),
+    staleWhileRevalidateSeconds: integer(env, "STALE_WHILE_REVALIDATE_SECONDS", DEFAULT_STALE_WHILE_REVALIDATE_SECONDS, 0, 31_536_000),
+    staleIfErrorSeconds: integer(env, "STALE_IF_ERROR_SECONDS", DEFAULT_STALE_IF_ERROR_SECONDS, 0, 31_536_000),
     logLevel: env.LOG_LEVEL || "info",
     mcpAllowedOrigins: list(env, "MCP_ALLOWED_ORIGINS"),
     mcpAllowedHosts: list(env, "MCP_ALLOWED_HOSTS"),

@@ -204,10 +204,28 @@ export const MCP_MAX_MESSAGE_BYTES = 32 * 1024;
 
 // ── Header values ───────────────────────────────────────────────────────────────────────────
 
-/** What clients and shared caches may do with a successful directory or catalog answer (contract §7). */
-export const CACHE_CONTROL_SUCCESS = "public, max-age=60";
-/** The max-age above in seconds: how long clients should keep a successful answer (spec, Limits). */
-export const CLIENT_CACHE_SECONDS = Number(/\bmax-age=(\d+)/.exec(CACHE_CONTROL_SUCCESS)?.[1]);
+/** How long clients and shared caches keep a successful answer fresh, in seconds (spec, Limits). */
+export const CLIENT_CACHE_SECONDS = 60;
+/**
+ * Defaults of STALE_WHILE_REVALIDATE_SECONDS and STALE_IF_ERROR_SECONDS (RFC 5861): a cache in
+ * front may answer from a stale copy for a minute while it fetches a fresh one, and for a day while
+ * every replica fails, so a brief outage of the fleet is not an outage for readers.
+ */
+export const DEFAULT_STALE_WHILE_REVALIDATE_SECONDS = 60;
+export const DEFAULT_STALE_IF_ERROR_SECONDS = 86_400;
+
+/** What clients and shared caches may do with a successful answer (contract §7); 0 leaves a stale directive out. */
+export function cacheControlSuccess(staleWhileRevalidateSeconds: number, staleIfErrorSeconds: number): string {
+  let value = `public, max-age=${CLIENT_CACHE_SECONDS}`;
+  if (staleWhileRevalidateSeconds > 0) value += `, stale-while-revalidate=${staleWhileRevalidateSeconds}`;
+  if (staleIfErrorSeconds > 0) value += `, stale-if-error=${staleIfErrorSeconds}`;
+  return value;
+}
+
+/** The Cache-Control of a successful answer when the operator keeps the defaults. */
+export const CACHE_CONTROL_SUCCESS = cacheControlSuccess(DEFAULT_STALE_WHILE_REVALIDATE_SECONDS, DEFAULT_STALE_IF_ERROR_SECONDS);
+/** The Cache-Control of a successful answer as the API documentation states it. */
+export const CACHE_CONTROL_DESCRIPTION = `\`public, max-age=${CLIENT_CACHE_SECONDS}\`, with the \`stale-while-revalidate\` and \`stale-if-error\` times the operator set (by default \`${CACHE_CONTROL_SUCCESS}\`)`;
 /** Answers never kept by any cache: errors (contract §7) and health checks. */
 export const CACHE_CONTROL_NO_STORE = "no-store";
 /** Seconds a client waits before retrying when the directory is unavailable (spec, Errors). */

@@ -1,5 +1,5 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from "fastify";
-import { DIRECTORY_API_PATH, MCP_MAX_MESSAGE_BYTES, MCP_PATH, OFFERINGS_API_PATH } from "../contract.ts";
+import { CACHE_CONTROL_SUCCESS, DIRECTORY_API_PATH, MCP_MAX_MESSAGE_BYTES, MCP_PATH, OFFERINGS_API_PATH } from "../contract.ts";
 import { invalidParameter, malformedRequest, offeringNotFound } from "../core/errors.ts";
 import type { CatalogService } from "../core/service.ts";
 import { REQUEST_VALIDATION } from "../schemas/ajv.ts";
@@ -21,6 +21,8 @@ export interface HttpAppOptions {
   rateLimitMax?: number;
   /** fastify's trustProxy: which proxies to believe about the client's address. */
   trustProxy?: boolean | number | string[];
+  /** The Cache-Control of a successful answer; CACHE_CONTROL_SUCCESS unless the operator set the stale times. */
+  cacheControl?: string;
 }
 
 /** Longer path parameters are refused by the router before any route sees them. */
@@ -35,6 +37,7 @@ export async function buildHttpApp({
   logger = false,
   rateLimitMax = 0,
   trustProxy = false,
+  cacheControl = CACHE_CONTROL_SUCCESS,
 }: HttpAppOptions): Promise<FastifyInstance> {
   const notFound = notFoundPage(service);
   const app = Fastify({
@@ -77,7 +80,7 @@ export async function buildHttpApp({
   registerRequestLog(app);
   await registerSecurity(app);
   await registerLimits(app, { rateLimitMax });
-  registerCaching(app);
+  registerCaching(app, cacheControl);
   registerHealth(app, service);
   restRoutes(app, service);
   await app.register(pagesPlugin, { service });

@@ -3,7 +3,7 @@ import etag from "etag";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fresh from "fresh";
 import { LRUCache } from "lru-cache";
-import { CACHE_CONTROL_NO_STORE, CACHE_CONTROL_SUCCESS } from "../contract.ts";
+import { CACHE_CONTROL_NO_STORE } from "../contract.ts";
 
 /** A body that cannot change within a snapshot (a page, openapi.json), in UTF-8, with its entity tag. */
 export interface Document {
@@ -78,11 +78,11 @@ declare module "fastify" {
 
 /**
  * HTTP caching (contract §7): errors are `no-store`; successful answers of cacheable routes
- * get CACHE_CONTROL_SUCCESS and an ETag, and `If-None-Match` is compared weakly (lists, `*` and
+ * get `cacheControl` (contract.ts's cacheControlSuccess) and an ETag, and `If-None-Match` is compared weakly (lists, `*` and
  * `W/` tags all count) to answer 304. A streamed answer (the bulk downloads) carries its ETag and
  * Content-Length already, and is not read at all for a 304 or a HEAD.
  */
-export function registerCaching(app: FastifyInstance): void {
+export function registerCaching(app: FastifyInstance, cacheControl: string): void {
   app.addHook("onSend", async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     if (reply.statusCode >= 400) {
       reply.header("cache-control", CACHE_CONTROL_NO_STORE);
@@ -100,7 +100,7 @@ export function registerCaching(app: FastifyInstance): void {
     // Answers and documents made once per snapshot carry their tag already; a page rendered
     // for this request is hashed here.
     const tag = typeof preset === "string" ? preset : etag(payload as string | Buffer);
-    reply.header("cache-control", CACHE_CONTROL_SUCCESS);
+    reply.header("cache-control", cacheControl);
     if (tag !== preset) reply.header("etag", tag);
     // Only If-None-Match decides: a request's own Cache-Control speaks to caches, not to us.
     const notModified = matchesIfNoneMatch(request, tag);

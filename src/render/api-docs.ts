@@ -5,7 +5,7 @@ import { TOOLS, toolArguments } from "../api/tools/index.ts";
 import type { ToolDefinition } from "../api/tools/tool.ts";
 import {
   API_DOCS_PATH,
-  CACHE_CONTROL_SUCCESS,
+  CACHE_CONTROL_DESCRIPTION,
   CLIENT_CACHE_SECONDS,
   DIRECTORY_API_PATH,
   DIRECTORY_DEFAULT_LIMIT,
@@ -107,7 +107,7 @@ A 503 \`directory_unavailable\` (with \`Retry-After: ${DIRECTORY_RETRY_AFTER_SEC
 
 ### Caching and fair use
 
-Successful answers carry \`Cache-Control: ${CACHE_CONTROL_SUCCESS}\` and an \`ETag\`; send \`If-None-Match\` to get 304. Cache results for at least ${CLIENT_CACHE_SECONDS} seconds, keep request volumes reasonable and do not scrape in bulk.
+Successful answers carry \`Cache-Control\`: ${CACHE_CONTROL_DESCRIPTION}, and an \`ETag\`; send \`If-None-Match\` to get 304. Cache results for at least ${CLIENT_CACHE_SECONDS} seconds, keep request volumes reasonable and do not scrape in bulk.
 
 ## MCP endpoint
 

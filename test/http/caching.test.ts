@@ -14,11 +14,11 @@ const CACHEABLE = ["/api/directory?q=plumb", "/api/directory/leeds-plumbing-heat
 
 describe("successful responses", () => {
   for (const path of CACHEABLE) {
-    test(`GET ${path} carries Cache-Control: public, max-age=60 and a strong ETag`, async () => {
+    test(`GET ${path} carries Cache-Control: public, max-age=60 with the default stale times, and a strong ETag`, async () => {
       const response = await get(path);
       assert.equal(response.status, 200);
       served.openapi.assertResponse(path, 200, await response.json());
-      assert.equal(response.headers.get("cache-control"), "public, max-age=60");
+      assert.equal(response.headers.get("cache-control"), "public, max-age=60, stale-while-revalidate=60, stale-if-error=86400");
       // Strong (no W/), quoted, only the characters RFC 9110 allows in an entity tag.
       assert.match(response.headers.get("etag") ?? "", /^"[!#-~]+"$/);
     });
@@ -56,7 +56,7 @@ describe("If-None-Match (RFC 9110 weak comparison)", () => {
       const response = await get("/api/offerings", { "if-none-match": header(tag) });
       assert.equal(response.status, 304);
       assert.equal(response.headers.get("etag"), tag);
-      assert.equal(response.headers.get("cache-control"), "public, max-age=60");
+      assert.equal(response.headers.get("cache-control"), "public, max-age=60, stale-while-revalidate=60, stale-if-error=86400");
       assert.equal(response.headers.get("content-length"), null);
       assert.equal(await response.text(), "");
     });
@@ -99,4 +99,22 @@ describe("error responses", () => {
       assert.equal(response.headers.get("etag"), null);
     });
   }
+});
+
+describe("stale times set by the operator", () => {
+  const tuned = serveContent(`${FIXTURES}basic`, { STALE_WHILE_REVALIDATE_SECONDS: "0", STALE_IF_ERROR_SECONDS: "300" });
+
+  test("STALE_WHILE_REVALIDATE_SECONDS=0 leaves stale-while-revalidate out, and STALE_IF_ERROR_SECONDS sets stale-if-error", async () => {
+    for (const path of ["/api/directory?q=plumb", "/businesses", "/mcp/server-card"]) {
+      const response = await fetch(`${tuned.current.url}${path}`);
+      assert.equal(response.status, 200, path);
+      assert.equal(response.headers.get("cache-control"), "public, max-age=60, stale-if-error=300", path);
+    }
+  });
+
+  test("errors stay no-store whatever the stale times", async () => {
+    const response = await fetch(`${tuned.current.url}/api/directory/nope`);
+    assert.equal(response.status, 404);
+    assert.equal(response.headers.get("cache-control"), "no-store");
+  });
 });

@@ -15,7 +15,7 @@ import { buildSnapshot, FIXTURES, tempDir } from "../helpers/snapshot.ts";
 const SEARCH = "/api/directory";
 const READ = "/api/directory/{identifier}";
 const JSON_TYPE = "application/json; charset=utf-8";
-const CACHE_SUCCESS = "public, max-age=60";
+const CACHE_SUCCESS = "public, max-age=60, stale-while-revalidate=60, stale-if-error=86400";
 const CACHE_ERROR = "no-store";
 const ETAG = /^(W\/)?"[^"]+"$/;
 

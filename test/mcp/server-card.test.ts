@@ -21,7 +21,7 @@ test("GET /mcp/server-card answers the card as application/mcp-server-card+json,
   assert.equal(response.status, 200);
   assert.equal(response.headers.get("content-type"), "application/mcp-server-card+json");
   assert.equal(response.headers.get("access-control-allow-origin"), "*");
-  assert.equal(response.headers.get("cache-control"), "public, max-age=60");
+  assert.equal(response.headers.get("cache-control"), "public, max-age=60, stale-while-revalidate=60, stale-if-error=86400");
   const tag = response.headers.get("etag");
   assert.ok(tag);
   assert.deepEqual(await response.json(), {

@@ -24,7 +24,7 @@ const get = (path: string, accept?: string) => fetch(`${served.current.url}${pat
 function assertPageHeaders(response: Response, markdownUrl: string): void {
   assert.equal(response.headers.get("vary"), "Accept");
   assert.equal(response.headers.get("link"), `<${markdownUrl}>; rel="alternate"; type="text/markdown", </llms.txt>; rel="describedby"`);
-  assert.equal(response.headers.get("cache-control"), "public, max-age=60");
+  assert.equal(response.headers.get("cache-control"), "public, max-age=60, stale-while-revalidate=60, stale-if-error=86400");
   assert.match(response.headers.get("etag") ?? "", /^"[^"]+"$/);
 }
 
