@@ -4,26 +4,39 @@ import closeWithGrace from "close-with-grace";
 import { type Config, ConfigError, readConfig } from "./config.ts";
 import { SnapshotError } from "./snapshot/load.ts";
 import { LiveSnapshot } from "./snapshot/reload.ts";
+import type { Snapshot } from "./snapshot/types.ts";
 
 async function main(config: Config): Promise<void> {
   // The snapshot's listing check starts its worker threads at once; the application's modules
   // load meanwhile instead of before. The snapshot is live: a rebuilt dist/ is served within about
   // a second of the build's swap (contract §3).
-  const opening = LiveSnapshot.open(config.distDir, { listingsInMemoryBytes: config.listingsInMemoryBytes });
+  // With no snapshot in DIST_DIR yet (a volume filled after start), the server starts anyway:
+  // /readyz and every answer but /healthz are 503 until the first build lands.
+  const opening = LiveSnapshot.openOrAwait(config.distDir, { listingsInMemoryBytes: config.listingsInMemoryBytes });
   opening.catch(() => {});
   const [{ buildApp }, { CatalogService }] = await Promise.all([import("./app.ts"), import("./core/service.ts")]);
   const live = await opening;
-  const snapshot = live.current();
   const service = new CatalogService({ snapshot: () => live.current(), cacheSeconds: config.cacheSeconds });
   const app = await buildApp({ service, config, logger: { level: config.logLevel } });
 
-  if (snapshot.directoryProblem !== null) {
-    app.log.error(`directory unavailable, its endpoints answer 503: ${snapshot.directoryProblem}`);
-  }
-  if (snapshot.manifest.baseUrl !== config.baseUrl) {
-    app.log.warn(
-      `the snapshot was built for ${snapshot.manifest.baseUrl}, but BASE_URL is ${config.baseUrl}; rebuild with the same BASE_URL.`,
-    );
+  const reportOnSnapshot = (snapshot: Snapshot) => {
+    if (snapshot.directoryProblem !== null) {
+      app.log.error(`directory unavailable, its endpoints answer 503: ${snapshot.directoryProblem}`);
+    }
+    if (snapshot.manifest.baseUrl !== config.baseUrl) {
+      app.log.warn(
+        `the snapshot was built for ${snapshot.manifest.baseUrl}, but BASE_URL is ${config.baseUrl}; rebuild with the same BASE_URL.`,
+      );
+    }
+  };
+  const snapshot = live.current();
+  if (snapshot !== null) reportOnSnapshot(snapshot);
+  else {
+    app.log.warn(`no snapshot in ${config.distDir} yet; answering 503 until the first build lands there`);
+    live.once("first", () => {
+      const first = live.current();
+      if (first !== null) reportOnSnapshot(first);
+    });
   }
 
   closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {

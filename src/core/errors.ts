@@ -96,6 +96,17 @@ export function directoryUnavailable(): ApiError {
   );
 }
 
+/** No snapshot has been loaded yet: the server started before the first build landed. */
+export function snapshotUnavailable(): ApiError {
+  return new ApiError(
+    503,
+    "directory_unavailable",
+    "The service is starting and has no data to answer from yet. This is not an empty result.",
+    `Wait ${DIRECTORY_RETRY_AFTER_SECONDS} seconds and retry.`,
+    { "retry-after": String(DIRECTORY_RETRY_AFTER_SECONDS) },
+  );
+}
+
 export function methodNotAllowed(allow: string): ApiError {
   return new ApiError(
     405,

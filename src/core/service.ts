@@ -19,12 +19,15 @@ import {
   type RankedPage,
   searchDirectory,
 } from "./directory.ts";
-import { businessNotFound, directoryUnavailable, offeringNotFound } from "./errors.ts";
+import { businessNotFound, directoryUnavailable, offeringNotFound, snapshotUnavailable } from "./errors.ts";
 import { allocateBody } from "./slab.ts";
 
 export interface ServiceOptions {
-  /** The snapshot to answer from; called per request so a reloaded snapshot takes effect at once. */
-  snapshot: () => Snapshot;
+  /**
+   * The snapshot to answer from; called per request so a reloaded snapshot takes effect at once.
+   * Null before the first one has loaded: every answer is then snapshotUnavailable.
+   */
+  snapshot: () => Snapshot | null;
   /** Lifetime of cached search results; 0 turns the cache off. */
   cacheSeconds: number;
 }
@@ -139,7 +142,7 @@ class SnapshotAnswers {
  * also be kept by the result cache. Inputs are already validated; failures throw ApiError.
  */
 export class CatalogService {
-  readonly #snapshot: () => Snapshot;
+  readonly #snapshot: () => Snapshot | null;
   readonly #cache: LRUCache<string, Answer<DirectoryPage | OfferingList>> | null;
   #answers: SnapshotAnswers | null = null;
 
@@ -159,6 +162,7 @@ export class CatalogService {
   /** The answers of the current snapshot; when the snapshot has changed, everything kept for the old one is dropped. */
   #current(): SnapshotAnswers {
     const snapshot = this.#snapshot();
+    if (snapshot === null) throw snapshotUnavailable();
     if (this.#answers?.snapshot !== snapshot) {
       this.#cache?.clear();
       this.#answers = new SnapshotAnswers(snapshot);
@@ -166,7 +170,12 @@ export class CatalogService {
     return this.#answers;
   }
 
-  /** The current snapshot. */
+  /** Whether there is a snapshot to answer from (false only before the first one has loaded). */
+  ready(): boolean {
+    return this.#snapshot() !== null;
+  }
+
+  /** The current snapshot; snapshotUnavailable before the first one has loaded. */
   current(): Snapshot {
     return this.#current().snapshot;
   }

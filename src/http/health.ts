@@ -1,5 +1,11 @@
 import type { FastifyInstance } from "fastify";
-import { CACHE_CONTROL_NO_STORE, CLOSING_RETRY_AFTER_SECONDS, HEALTH_PATH, READY_PATH } from "../contract.ts";
+import {
+  CACHE_CONTROL_NO_STORE,
+  CLOSING_RETRY_AFTER_SECONDS,
+  DIRECTORY_RETRY_AFTER_SECONDS,
+  HEALTH_PATH,
+  READY_PATH,
+} from "../contract.ts";
 import type { CatalogService } from "../core/service.ts";
 import { readOnlyRoute } from "./read-only.ts";
 
@@ -8,7 +14,8 @@ import { readOnlyRoute } from "./read-only.ts";
  * - `/healthz`: the process is up and answering (200);
  * - `/readyz`: a snapshot is loaded and the server is not shutting down (200, with the snapshot's
  *   version and whether the directory is available); 503 while shutting down, so a load balancer
- *   stops sending new requests while the in-flight ones finish.
+ *   stops sending new requests while the in-flight ones finish, and 503 (`waiting`) while no
+ *   snapshot has loaded yet.
  * Neither is cached, logged at info level, or counted against a client.
  */
 export function registerHealth(app: FastifyInstance, service: CatalogService): void {
@@ -35,6 +42,11 @@ export function registerHealth(app: FastifyInstance, service: CatalogService): v
           .code(503)
           .headers({ ...noStore, "retry-after": String(CLOSING_RETRY_AFTER_SECONDS) })
           .send({ status: "closing" });
+      if (!service.ready())
+        return reply
+          .code(503)
+          .headers({ ...noStore, "retry-after": String(DIRECTORY_RETRY_AFTER_SECONDS) })
+          .send({ status: "waiting", directory: "unavailable" });
       const snapshot = service.current();
       return reply.headers(noStore).send({
         status: "ready",

@@ -8,7 +8,7 @@ import { searchBusinesses } from "../api/tools/search-businesses.ts";
 import { searchOfferings } from "../api/tools/search-offerings.ts";
 import { QUOTE_URL_RULE, UNTRUSTED_LISTING_TEXT } from "../api/tools/tool.ts";
 import { CLIENT_CACHE_SECONDS, DIRECTORY_RETRY_AFTER_SECONDS, MCP_LEGACY_VERSIONS, MCP_PROTOCOL_VERSIONS } from "../contract.ts";
-import { describeName } from "../core/errors.ts";
+import { ApiError, describeName } from "../core/errors.ts";
 import type { CatalogService } from "../core/service.ts";
 import { allocateBody } from "../core/slab.ts";
 import type { Snapshot } from "../snapshot/types.ts";
@@ -258,6 +258,9 @@ export function createDispatcher(
       return { status: 200, body: handler(message, era, log) };
     } catch (error) {
       if (error instanceof RpcError) return { status: error.status, body: error.toResponse(id) };
+      // A refusal the service made for every kind of call (no snapshot loaded yet), in JSON-RPC's shape.
+      if (error instanceof ApiError)
+        return { status: 200, body: new RpcError(RPC.serverError, `${error.message} ${error.resolution}`).toResponse(id) };
       log.error({ err: error }, "mcp request failed");
       const internal = new RpcError(RPC.internalError, "Internal error: the server failed while answering; retry later.");
       return { status: 200, body: internal.toResponse(id) };

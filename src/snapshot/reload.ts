@@ -39,21 +39,24 @@ function retire(snapshot: Snapshot): void {
  * then swapped in with one assignment, so a request sees one snapshot or the other, never a mix,
  * and none fails. A snapshot that does not load, or whose directory is unusable while the
  * current one's is fine, is rejected with an error log line and the current one keeps serving.
- * A server whose directory was unavailable takes the first good build.
+ * A server whose directory was unavailable takes the first good build, and a server started
+ * before any build (no manifest in `distDir` yet: a volume filled after start) serves nothing
+ * until the first one lands.
  *
  * It emits 'loading' when a check has seen a changed manifest and starts loading the snapshot:
- * the moment at which a test replaces dist/ again to see a load from a replaced dist/ dropped.
+ * the moment at which a test replaces dist/ again to see a load from a replaced dist/ dropped;
+ * and 'first' when a server started without a snapshot has loaded its first one.
  */
-export class LiveSnapshot extends EventEmitter<{ loading: [] }> {
+export class LiveSnapshot extends EventEmitter<{ loading: []; first: [] }> {
   readonly #distDir: string;
   readonly #options: LoadOptions;
-  #current: Snapshot;
+  #current: Snapshot | null;
   #seen: string | null;
   #log: ReloadLog | null = null;
   #timer: NodeJS.Timeout | null = null;
   #checking: Promise<void> | null = null;
 
-  private constructor(distDir: string, initial: Snapshot, seen: string | null, options: LoadOptions) {
+  private constructor(distDir: string, initial: Snapshot | null, seen: string | null, options: LoadOptions) {
     super();
     this.#distDir = distDir;
     this.#options = options;
@@ -70,8 +73,17 @@ export class LiveSnapshot extends EventEmitter<{ loading: [] }> {
     return new LiveSnapshot(distDir, await loadSnapshot(distDir, options), seen, options);
   }
 
-  /** The snapshot to answer from now. */
-  current(): Snapshot {
+  /**
+   * Like open, but when `distDir` holds no snapshot yet (no manifest), starts with none and
+   * loads the first one that lands. A snapshot that is there but cannot be served still throws.
+   */
+  static async openOrAwait(distDir: string, options: LoadOptions = {}): Promise<LiveSnapshot> {
+    if ((await signature(snapshotPath(distDir, "manifest"))) === null) return new LiveSnapshot(distDir, null, null, options);
+    return LiveSnapshot.open(distDir, options);
+  }
+
+  /** The snapshot to answer from now; null until the first one has loaded. */
+  current(): Snapshot | null {
     return this.#current;
   }
 
@@ -110,7 +122,7 @@ export class LiveSnapshot extends EventEmitter<{ loading: [] }> {
       // Replaced again while loading: the files read may be from two builds. Try again next time.
       if ((await signature(manifest)) !== before) return;
       this.#seen = before;
-      this.#log?.error(`new snapshot rejected, still serving ${this.#current.manifest.version}: ${(error as Error).message}`);
+      this.#log?.error(`new snapshot rejected, still serving ${this.#current?.manifest.version ?? "none"}: ${(error as Error).message}`);
       return;
     }
     if ((await signature(manifest)) !== before) {
@@ -119,13 +131,19 @@ export class LiveSnapshot extends EventEmitter<{ loading: [] }> {
       return;
     }
     this.#seen = before;
-    if (next.directoryProblem !== null && this.#current.directoryProblem === null) {
+    const replaced = this.#current;
+    if (replaced === null) {
+      this.#current = next;
+      this.emit("first");
+      this.#log?.info(`snapshot ${next.manifest.version} (built ${next.manifest.builtAt}) now served, the first since start`);
+      return;
+    }
+    if (next.directoryProblem !== null && replaced.directoryProblem === null) {
       this.#log?.error(
-        `new snapshot ${next.manifest.version} rejected, still serving ${this.#current.manifest.version}: its directory is unusable: ${next.directoryProblem}`,
+        `new snapshot ${next.manifest.version} rejected, still serving ${replaced.manifest.version}: its directory is unusable: ${next.directoryProblem}`,
       );
       return;
     }
-    const replaced = this.#current;
     const previous = replaced.manifest.version;
     this.#current = next;
     retire(replaced);

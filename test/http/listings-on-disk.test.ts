@@ -234,7 +234,7 @@ describe("a replica reading its listings from disk, when a rebuild replaces its 
 
   /** The file of the snapshot served now. */
   const servedFile = () => {
-    const file = live.current().directory?.listings.file;
+    const file = live.current()?.directory?.listings.file;
     assert.ok(file !== undefined && file !== null);
     return file;
   };
