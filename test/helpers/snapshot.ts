@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { readContent } from "../../build/content.ts";
@@ -28,18 +28,28 @@ export async function buildSnapshot(contentDir: string, distDir: string, baseUrl
 }
 
 /**
- * Replaces a data file of a built snapshot and records its new size and digest in the manifest,
- * as a build would: a snapshot that is consistent but holds bad data, to test the loader's checks.
+ * Replaces data files of a built snapshot and records their new sizes and digests in the
+ * manifest, as a build would: a snapshot that is consistent but holds bad data, to test the
+ * loader's checks. The manifest is swapped in last and whole (written beside it, then renamed),
+ * so a running server sees the old snapshot or the new one, never a manifest half written.
  */
-export async function replaceSnapshotFile(distDir: string, file: (typeof VERIFIED_FILES)[number], content: string): Promise<void> {
-  const bytes = Buffer.from(content);
-  await writeFile(join(distDir, SNAPSHOT_FILES[file]), bytes);
+async function replaceSnapshotFiles(distDir: string, files: Partial<Record<(typeof VERIFIED_FILES)[number], string>>): Promise<void> {
   const manifestPath = join(distDir, SNAPSHOT_FILES.manifest);
   const manifest = JSON.parse(await readFile(manifestPath, "utf8")) as Manifest;
-  const sha256 = createHash("sha256").update(bytes).digest("hex");
-  manifest.files[file] =
-    file === "businessesNdjson" ? { bytes: bytes.length, sha256, blocks: blockDigests(bytes) } : { bytes: bytes.length, sha256 };
-  await writeFile(manifestPath, JSON.stringify(manifest));
+  for (const [file, content] of Object.entries(files) as [(typeof VERIFIED_FILES)[number], string][]) {
+    const bytes = Buffer.from(content);
+    await writeFile(join(distDir, SNAPSHOT_FILES[file]), bytes);
+    const sha256 = createHash("sha256").update(bytes).digest("hex");
+    manifest.files[file] =
+      file === "businessesNdjson" ? { bytes: bytes.length, sha256, blocks: blockDigests(bytes) } : { bytes: bytes.length, sha256 };
+  }
+  await writeFile(`${manifestPath}.next`, JSON.stringify(manifest));
+  await rename(`${manifestPath}.next`, manifestPath);
+}
+
+/** Replaces one data file of a built snapshot (see replaceSnapshotFiles). */
+export function replaceSnapshotFile(distDir: string, file: (typeof VERIFIED_FILES)[number], content: string): Promise<void> {
+  return replaceSnapshotFiles(distDir, { [file]: content });
 }
 
 /**
@@ -47,8 +57,7 @@ export async function replaceSnapshotFile(distDir: string, file: (typeof VERIFIE
  * directory index, as a build would: listings that every file agrees on but that are bad.
  */
 export async function replaceListings(distDir: string, content: string): Promise<void> {
-  await replaceSnapshotFile(distDir, "businessesNdjson", content);
   const header = JSON.parse(await readFile(join(distDir, SNAPSHOT_FILES.directoryIndex), "utf8")) as { listingsSha256: string };
   header.listingsSha256 = createHash("sha256").update(Buffer.from(content)).digest("hex");
-  await replaceSnapshotFile(distDir, "directoryIndex", JSON.stringify(header));
+  await replaceSnapshotFiles(distDir, { businessesNdjson: content, directoryIndex: JSON.stringify(header) });
 }
