@@ -6,7 +6,7 @@ import type { CatalogService } from "../core/service.ts";
 import { createResourceIndexer } from "./resources.ts";
 import { RPC } from "./rpc.ts";
 import { createDispatcher, serverInfo } from "./server.ts";
-import { McpHttpError, refusals, requestRules, toMessage } from "./transport.ts";
+import { corsHeaders, isPreflight, McpHttpError, preflightHeaders, refusals, requestRules, toMessage } from "./transport.ts";
 
 export interface McpOptions {
   service: CatalogService;
@@ -35,7 +35,8 @@ function toMcpHttpError(error: FastifyError): McpHttpError {
  * POST /mcp: the MCP endpoint, stateless Streamable HTTP with JSON responses, serving the 2025
  * versions and 2026-07-28 side by side (contract §6).
  * Registered in its own encapsulated scope so that its body parser, error bodies (JSON-RPC,
- * not REST Error objects) and hooks stay away from the REST routes.
+ * not REST Error objects) and hooks stay away from the REST routes. A browser page on an allowed
+ * origin gets CORS: its preflight (OPTIONS) is answered, and answers to its POSTs name its origin.
  */
 export async function registerMcp(app: FastifyInstance, { service, config }: McpOptions): Promise<void> {
   const rules = requestRules(config);
@@ -67,8 +68,11 @@ export async function registerMcp(app: FastifyInstance, { service, config }: Mcp
       method: "POST",
       url: MCP_PATH,
       bodyLimit: MCP_MAX_MESSAGE_BYTES,
-      onRequest: async (request) => {
+      onRequest: async (request, reply) => {
         rules.checkCaller(request.headers);
+        // From here on the Origin, if any, is allowed: every answer, errors too, is readable by its page.
+        const origin = request.headers.origin;
+        if (origin !== undefined) reply.headers(corsHeaders(origin));
         rules.checkPost(request.headers);
       },
       handler: async (request, reply) => {
@@ -82,8 +86,12 @@ export async function registerMcp(app: FastifyInstance, { service, config }: Mcp
     scope.route({
       method: scope.supportedMethods.filter((method) => method !== "POST"),
       url: MCP_PATH,
-      onRequest: async (request) => {
+      onRequest: async (request, reply) => {
         rules.checkCaller(request.headers);
+        const origin = request.headers.origin;
+        if (request.method === "OPTIONS" && origin !== undefined && isPreflight(request.headers)) {
+          return reply.code(204).headers(preflightHeaders(origin)).send();
+        }
         throw refusals.methodNotAllowed();
       },
       handler: async () => {

@@ -62,6 +62,36 @@ export const refusals = {
   internal: () => new McpHttpError(500, RPC.internalError, "Internal error: the server failed while answering; retry later."),
 };
 
+/**
+ * CORS for a browser page on an allowed origin (BASE_URL's or MCP_ALLOWED_ORIGINS): checkCaller
+ * has already refused any other origin with 403, so the origin is echoed. The preflight allows
+ * POST with the headers a client sends; answers let the page read the headers it may need.
+ */
+const CORS_ALLOW_HEADERS = "content-type, accept, mcp-protocol-version, mcp-method, mcp-name";
+const CORS_EXPOSE_HEADERS = "mcp-protocol-version, retry-after, ratelimit, ratelimit-policy";
+const CORS_MAX_AGE_SECONDS = 86_400;
+
+/** Whether a request is a CORS preflight: OPTIONS with an Origin and the method the browser wants to send. */
+export function isPreflight(headers: IncomingHttpHeaders): boolean {
+  return headers.origin !== undefined && headers["access-control-request-method"] !== undefined;
+}
+
+/** The headers of the answer to an allowed origin's preflight. */
+export function preflightHeaders(origin: string): Record<string, string> {
+  return {
+    "access-control-allow-origin": origin,
+    "access-control-allow-methods": "POST",
+    "access-control-allow-headers": CORS_ALLOW_HEADERS,
+    "access-control-max-age": String(CORS_MAX_AGE_SECONDS),
+    vary: "Origin",
+  };
+}
+
+/** The CORS headers of an answer to a POST from an allowed origin. */
+export function corsHeaders(origin: string): Record<string, string> {
+  return { "access-control-allow-origin": origin, "access-control-expose-headers": CORS_EXPOSE_HEADERS, vary: "Origin" };
+}
+
 const LOOPBACK = ["localhost", "127.0.0.1", "[::1]"];
 /** A Host header: a name or an IPv6 literal, an optional port, nothing else (no userinfo, path or spaces). */
 const HOST_SHAPE = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;

@@ -47,7 +47,12 @@ function candidates(): Candidate[] {
     found.push({
       source: "@sparticuz/chromium (shipped in its npm package)",
       executablePath: async () => (await import("@sparticuz/chromium")).default.executablePath(),
-      args: async () => [...(await import("@sparticuz/chromium")).default.args, ...FLAGS],
+      // Its flags are for serverless rendering, and one of them turns the same-origin policy and
+      // CORS off: the tests need a browser that enforces them, as every reader's does.
+      args: async () => [
+        ...(await import("@sparticuz/chromium")).default.args.filter((flag) => flag !== "--disable-web-security"),
+        ...FLAGS,
+      ],
     });
   }
   return found;
