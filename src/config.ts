@@ -28,6 +28,8 @@ export interface Config {
    * true (any), a hop count, or a comma-separated list of addresses and CIDR ranges.
    */
   trustProxy: boolean | number | string[];
+  /** The port of the Prometheus metrics listener (METRICS_PORT, on HOST); null (unset) turns metrics off. */
+  metricsPort: number | null;
   /** Server processes sharing the port (WORKERS, node:cluster). */
   workers: number;
   /**
@@ -107,6 +109,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mcpAllowedHosts: list(env, "MCP_ALLOWED_HOSTS"),
     rateLimitMax: integer(env, "RATE_LIMIT_MAX", DEFAULT_RATE_LIMIT_MAX, 0, 1_000_000),
     trustProxy: trustProxy(env),
+    metricsPort: env.METRICS_PORT === undefined || env.METRICS_PORT === "" ? null : integer(env, "METRICS_PORT", 0, 1, 65535),
     workers: integer(env, "WORKERS", 1, 1, 64),
     // Node.js reads at most 2 GiB into one buffer.
     listingsInMemoryBytes: integer(env, "LISTINGS_IN_MEMORY_MB", 256, 0, 2047) * 2 ** 20,

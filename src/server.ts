@@ -1,5 +1,6 @@
 /** The entry point: config → snapshot → app → listen, and a graceful stop on signals. */
 import cluster from "node:cluster";
+import type { Server } from "node:http";
 import closeWithGrace from "close-with-grace";
 import { type Config, ConfigError, readConfig } from "./config.ts";
 import { SnapshotError } from "./snapshot/load.ts";
@@ -17,7 +18,9 @@ async function main(config: Config): Promise<void> {
   const [{ buildApp }, { CatalogService }] = await Promise.all([import("./app.ts"), import("./core/service.ts")]);
   const live = await opening;
   const service = new CatalogService({ snapshot: () => live.current(), cacheSeconds: config.cacheSeconds });
-  const app = await buildApp({ service, config, logger: { level: config.logLevel } });
+  // Loaded only when metrics are on: without METRICS_PORT nothing is counted, and prom-client is never loaded.
+  const metrics = config.metricsPort === null ? undefined : new (await import("./metrics.ts")).Metrics(service);
+  const app = await buildApp({ service, config, metrics, logger: { level: config.logLevel } });
 
   const reportOnSnapshot = (snapshot: Snapshot) => {
     if (snapshot.directoryProblem !== null) {
@@ -31,18 +34,19 @@ async function main(config: Config): Promise<void> {
   };
   const snapshot = live.current();
   if (snapshot !== null) reportOnSnapshot(snapshot);
-  else {
-    app.log.warn(`no snapshot in ${config.distDir} yet; answering 503 until the first build lands there`);
-    live.once("first", () => {
-      const first = live.current();
-      if (first !== null) reportOnSnapshot(first);
-    });
-  }
+  else app.log.warn(`no snapshot in ${config.distDir} yet; answering 503 until the first build lands there`);
+  live.on("served", (next, previous) => {
+    if (previous === null) reportOnSnapshot(next);
+    metrics?.reload("served");
+  });
+  live.on("rejected", () => metrics?.reload("rejected"));
 
+  let metricsServer: Server | undefined;
   closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
     if (err !== undefined) app.log.error({ err }, "stopping after an uncaught error");
     else app.log.info(`${signal ?? "stop"} received, closing`);
     await live.stop();
+    metricsServer?.close();
     // The listener is closed here rather than inside app.close(), so the line can say when new
     // connections start being refused (tests wait for it). fastify's own server.close() in
     // app.close() still waits for the requests in flight to finish.
@@ -55,6 +59,11 @@ async function main(config: Config): Promise<void> {
 
   live.start(app.log);
   await app.listen({ port: config.port, host: config.host });
+  // With WORKERS=n, the supervising process serves the metrics of all of them (supervise, below).
+  if (metrics !== undefined && config.metricsPort !== null && !cluster.isWorker) {
+    metricsServer = await metrics.listen(config.metricsPort, config.host, app.log);
+    app.log.info(`metrics at http://${config.host}:${config.metricsPort}/metrics`);
+  }
 }
 
 /**
@@ -63,7 +72,7 @@ async function main(config: Config): Promise<void> {
  * SIGTERM or SIGINT is passed on to every worker, and the primary exits 0 once all have finished
  * their requests and exited.
  */
-function supervise(workers: number): void {
+function supervise(workers: number, config: Config): void {
   let stopping = false;
   const listened = new Set<number>();
   const fork = () => cluster.fork();
@@ -94,6 +103,19 @@ function supervise(workers: number): void {
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);
   for (let i = 0; i < workers; i += 1) fork();
+  const metricsPort = config.metricsPort;
+  if (metricsPort !== null) {
+    import("./metrics.ts")
+      .then(({ listenForWorkers }) => listenForWorkers(metricsPort, config.host))
+      .then(
+        () => console.log(`metrics of ${workers} workers at http://${config.host}:${metricsPort}/metrics`),
+        (error: unknown) => {
+          console.error(`metrics: cannot listen on ${config.host}:${metricsPort}: ${(error as Error).message}`);
+          process.exitCode = 1;
+          stop();
+        },
+      );
+  }
 }
 
 function fail(error: unknown): void {
@@ -104,7 +126,7 @@ function fail(error: unknown): void {
 
 try {
   const config = readConfig();
-  if (config.workers > 1 && cluster.isPrimary) supervise(config.workers);
+  if (config.workers > 1 && cluster.isPrimary) supervise(config.workers, config);
   else main(config).catch(fail);
 } catch (error) {
   fail(error);

@@ -23,6 +23,10 @@ export interface HttpAppOptions {
   trustProxy?: boolean | number | string[];
   /** The Cache-Control of a successful answer; CACHE_CONTROL_SUCCESS unless the operator set the stale times. */
   cacheControl?: string;
+  /** Watches the app's answers before any other hook is added (metrics: src/metrics.ts). */
+  observe?: (app: FastifyInstance) => void;
+  /** Told of every request refused by the rate limit or load shedding (metrics). */
+  onRefused?: (reason: "rate_limited" | "overloaded") => void;
 }
 
 /** Longer path parameters are refused by the router before any route sees them. */
@@ -38,6 +42,8 @@ export async function buildHttpApp({
   rateLimitMax = 0,
   trustProxy = false,
   cacheControl = CACHE_CONTROL_SUCCESS,
+  observe,
+  onRefused,
 }: HttpAppOptions): Promise<FastifyInstance> {
   const notFound = notFoundPage(service);
   const app = Fastify({
@@ -76,10 +82,11 @@ export async function buildHttpApp({
     ajv: { customOptions: REQUEST_VALIDATION },
   });
 
+  observe?.(app);
   registerErrorHandling(app);
   registerRequestLog(app);
   await registerSecurity(app);
-  await registerLimits(app, { rateLimitMax });
+  await registerLimits(app, { rateLimitMax, onRefused });
   registerCaching(app, cacheControl);
   registerHealth(app, service);
   restRoutes(app, service);

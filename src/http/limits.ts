@@ -7,6 +7,8 @@ import { overloaded, rateLimited } from "../core/errors.ts";
 export interface LimitOptions {
   /** Requests per client per minute before 429; 0 turns rate limiting off. */
   rateLimitMax: number;
+  /** Told of every request refused here (metrics). */
+  onRefused?: (reason: "rate_limited" | "overloaded") => void;
 }
 
 /** Event-loop delay (mean over a sample, ms) above which new requests are shed. */
@@ -47,13 +49,16 @@ function ietfHeaders(policy: string) {
  *   requests get 503 with Retry-After instead of queueing without end.
  * Routes marked `unlimited` (health checks) are exempt from both.
  */
-export async function registerLimits(app: FastifyInstance, { rateLimitMax }: LimitOptions): Promise<void> {
+export async function registerLimits(app: FastifyInstance, { rateLimitMax, onRefused }: LimitOptions): Promise<void> {
   await app.register(underPressure, {
     maxEventLoopDelay: MAX_EVENT_LOOP_DELAY_MS,
     retryAfter: OVERLOAD_RETRY_AFTER_SECONDS,
     // Thrown, the error reaches the error handler (an Error body, or JSON-RPC on /mcp); returning lets the request through.
     pressureHandler: (request) => {
-      if (request.routeOptions.config.unlimited !== true) throw overloaded(OVERLOAD_RETRY_AFTER_SECONDS);
+      if (request.routeOptions.config.unlimited !== true) {
+        onRefused?.("overloaded");
+        throw overloaded(OVERLOAD_RETRY_AFTER_SECONDS);
+      }
     },
   });
   if (rateLimitMax === 0) return;
@@ -63,7 +68,10 @@ export async function registerLimits(app: FastifyInstance, { rateLimitMax }: Lim
     timeWindow: RATE_LIMIT_WINDOW_SECONDS * 1000,
     enableDraftSpec: true,
     allowList: (request) => request.routeOptions.config.unlimited === true,
-    errorResponseBuilder: (_request, context) => rateLimited(Math.max(1, Math.ceil(context.ttl / 1000))),
+    errorResponseBuilder: (_request, context) => {
+      onRefused?.("rate_limited");
+      return rateLimited(Math.max(1, Math.ceil(context.ttl / 1000)));
+    },
   });
   app.addHook("onSend", ietfHeaders(`"${RATE_LIMIT_POLICY}";q=${rateLimitMax};w=${RATE_LIMIT_WINDOW_SECONDS}`));
 }

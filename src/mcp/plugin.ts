@@ -5,12 +5,13 @@ import { ApiError } from "../core/errors.ts";
 import type { CatalogService } from "../core/service.ts";
 import { createResourceIndexer } from "./resources.ts";
 import { RPC } from "./rpc.ts";
-import { createDispatcher, serverInfo } from "./server.ts";
+import { createDispatcher, type McpObserver, serverInfo } from "./server.ts";
 import { corsHeaders, isPreflight, McpHttpError, preflightHeaders, refusals, requestRules, toMessage } from "./transport.ts";
 
 export interface McpOptions {
   service: CatalogService;
   config: Config;
+  observer?: McpObserver;
 }
 
 /** Fastify's own failures, in this scope's terms. */
@@ -38,10 +39,10 @@ function toMcpHttpError(error: FastifyError): McpHttpError {
  * not REST Error objects) and hooks stay away from the REST routes. A browser page on an allowed
  * origin gets CORS: its preflight (OPTIONS) is answered, and answers to its POSTs name its origin.
  */
-export async function registerMcp(app: FastifyInstance, { service, config }: McpOptions): Promise<void> {
+export async function registerMcp(app: FastifyInstance, { service, config, observer }: McpOptions): Promise<void> {
   const rules = requestRules(config);
   const info = serverInfo(config.baseUrl);
-  const dispatch = createDispatcher({ service, resources: createResourceIndexer(config.baseUrl), serverInfo: info });
+  const dispatch = createDispatcher({ service, observer, resources: createResourceIndexer(config.baseUrl), serverInfo: info });
 
   await app.register(async (scope) => {
     scope.setErrorHandler((error: FastifyError, request, reply) => {

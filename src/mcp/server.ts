@@ -32,6 +32,8 @@ import type { RpcMessage } from "./transport.ts";
 
 const LEGACY_VERSIONS: readonly string[] = MCP_LEGACY_VERSIONS;
 const LATEST_LEGACY_VERSION = MCP_LEGACY_VERSIONS[0];
+/** The version of a 2025 request that names none (2025-06-18, Protocol Version Header). */
+const OLDEST_LEGACY_VERSION: string = MCP_LEGACY_VERSIONS[MCP_LEGACY_VERSIONS.length - 1] ?? LATEST_LEGACY_VERSION;
 
 const CAPABILITIES: ServerCapabilities = { tools: { listChanged: false }, resources: { listChanged: false, subscribe: false } };
 
@@ -52,9 +54,16 @@ export const INSTRUCTIONS = [
   `If the directory is unavailable (directory_unavailable), wait ${DIRECTORY_RETRY_AFTER_SECONDS} seconds before retrying; it is not an empty result. The catalog keeps working meanwhile.`,
 ].join("\n\n");
 
+/** Told of every MCP request and tool call (metrics: src/metrics.ts); labels are from bounded sets. */
+export interface McpObserver {
+  mcpRequest(method: string, protocolVersion: string, ok: boolean): void;
+  toolCall(tool: string, protocolVersion: string, ok: boolean): void;
+}
+
 /** What the dispatcher answers from; built once by the plugin. */
 export interface McpContext {
   service: CatalogService;
+  observer?: McpObserver;
   /** The resources of a snapshot, derived once per snapshot. */
   resources: (snapshot: Snapshot) => ResourceIndex;
   serverInfo: Implementation;
@@ -156,7 +165,9 @@ type Handler = (request: Request, era: Era, log: FastifyBaseLogger) => string | 
 export function createDispatcher(
   context: McpContext,
 ): (message: RpcMessage, headers: IncomingHttpHeaders, log: FastifyBaseLogger) => McpReply | null {
-  const { service } = context;
+  const { service, observer } = context;
+  /** The tool the current tools/call called and whether it answered, for the observer (the dispatch is synchronous). */
+  let toolCalled: { readonly name: string; readonly ok: boolean } | null = null;
   const serverMeta = { [META_KEYS.serverInfo]: context.serverInfo };
   /** Every modern result's own fields, as JSON members for the tool responses spliced from bytes. */
   const modernFields = `"resultType":"complete","_meta":${JSON.stringify(serverMeta)},`;
@@ -183,6 +194,7 @@ export function createDispatcher(
         );
       }
       const outcome = tool.call(service, params.arguments, (error) => log.error({ err: error }, "mcp tool failed"));
+      if (observer !== undefined) toolCalled = { name: tool.name, ok: outcome.kind === "answer" };
       return toolResponse(request.id, outcome, era.kind === "modern" ? modernFields : "");
     },
     "resources/list": (request, era) => {
@@ -247,16 +259,26 @@ export function createDispatcher(
       return null;
     }
     const { id, method } = message;
+    let era: Era | undefined;
     try {
-      const era = eraOf(headers, message);
+      era = eraOf(headers, message);
       const handlers = era.kind === "modern" ? modern : legacy;
       const handler = Object.hasOwn(handlers, method) ? handlers[method] : undefined;
       if (handler === undefined) {
         // 2026-07-28 answers an unknown method with 404, so that a client can tell it from a legacy server (Streamable HTTP).
         throw new RpcError(RPC.methodNotFound, "Method not found", { status: era.kind === "modern" ? 404 : 200 });
       }
-      return { status: 200, body: handler(message, era, log) };
+      const body = handler(message, era, log);
+      if (observer !== undefined) {
+        observe(observer, era, headers, message, true, toolCalled);
+        toolCalled = null;
+      }
+      return { status: 200, body };
     } catch (error) {
+      if (observer !== undefined) {
+        observe(observer, era, headers, message, false, null);
+        toolCalled = null;
+      }
       if (error instanceof RpcError) return { status: error.status, body: error.toResponse(id) };
       // A refusal the service made for every kind of call (no snapshot loaded yet), in JSON-RPC's shape.
       if (error instanceof ApiError)
@@ -266,6 +288,48 @@ export function createDispatcher(
       return { status: 200, body: internal.toResponse(id) };
     }
   };
+}
+
+const KNOWN_METHODS: ReadonlySet<string> = new Set([
+  "initialize",
+  "ping",
+  "server/discover",
+  "tools/list",
+  "tools/call",
+  "resources/list",
+  "resources/templates/list",
+  "resources/read",
+]);
+
+/**
+ * The protocol version a request was served under, as a metrics label: the modern era's, or the
+ * 2025 version its header (or its initialize) names, the oldest when none does (the 2025
+ * revisions' rule); `unknown` when the request was refused before its version was settled.
+ */
+function versionLabel(era: Era | undefined, headers: IncomingHttpHeaders, request: Request): string {
+  if (era === undefined) return "unknown";
+  if (era.kind === "modern") return era.version;
+  const header = headers["mcp-protocol-version"];
+  if (typeof header === "string") return header;
+  if (request.method === "initialize" && isObject(request.params)) {
+    const asked = request.params.protocolVersion;
+    return typeof asked === "string" && LEGACY_VERSIONS.includes(asked) ? asked : LATEST_LEGACY_VERSION;
+  }
+  return OLDEST_LEGACY_VERSION;
+}
+
+/** Reports one request, and the tool call it made if any, to the observer. */
+function observe(
+  observer: McpObserver,
+  era: Era | undefined,
+  headers: IncomingHttpHeaders,
+  request: Request,
+  ok: boolean,
+  tool: { readonly name: string; readonly ok: boolean } | null,
+): void {
+  const version = versionLabel(era, headers, request);
+  observer.mcpRequest(KNOWN_METHODS.has(request.method) ? request.method : "other", version, ok);
+  if (tool !== null) observer.toolCall(tool.name, version, tool.ok);
 }
 
 /** server/discover's own fields (2026-07-28, Discovery); the era adds resultType, caching hints and the server's identity. */

@@ -45,9 +45,10 @@ function retire(snapshot: Snapshot): void {
  *
  * It emits 'loading' when a check has seen a changed manifest and starts loading the snapshot:
  * the moment at which a test replaces dist/ again to see a load from a replaced dist/ dropped;
- * and 'first' when a server started without a snapshot has loaded its first one.
+ * 'served' when a new snapshot is served (with the one it replaces, null for the first of a
+ * server started without one), and 'rejected' when a new one is refused.
  */
-export class LiveSnapshot extends EventEmitter<{ loading: []; first: [] }> {
+export class LiveSnapshot extends EventEmitter<{ loading: []; served: [snapshot: Snapshot, previous: Snapshot | null]; rejected: [] }> {
   readonly #distDir: string;
   readonly #options: LoadOptions;
   #current: Snapshot | null;
@@ -122,6 +123,7 @@ export class LiveSnapshot extends EventEmitter<{ loading: []; first: [] }> {
       // Replaced again while loading: the files read may be from two builds. Try again next time.
       if ((await signature(manifest)) !== before) return;
       this.#seen = before;
+      this.emit("rejected");
       this.#log?.error(`new snapshot rejected, still serving ${this.#current?.manifest.version ?? "none"}: ${(error as Error).message}`);
       return;
     }
@@ -134,11 +136,12 @@ export class LiveSnapshot extends EventEmitter<{ loading: []; first: [] }> {
     const replaced = this.#current;
     if (replaced === null) {
       this.#current = next;
-      this.emit("first");
+      this.emit("served", next, null);
       this.#log?.info(`snapshot ${next.manifest.version} (built ${next.manifest.builtAt}) now served, the first since start`);
       return;
     }
     if (next.directoryProblem !== null && replaced.directoryProblem === null) {
+      this.emit("rejected");
       this.#log?.error(
         `new snapshot ${next.manifest.version} rejected, still serving ${replaced.manifest.version}: its directory is unusable: ${next.directoryProblem}`,
       );
@@ -147,6 +150,7 @@ export class LiveSnapshot extends EventEmitter<{ loading: []; first: [] }> {
     const previous = replaced.manifest.version;
     this.#current = next;
     retire(replaced);
+    this.emit("served", next, replaced);
     if (next.directoryProblem !== null) {
       this.#log?.error(`snapshot ${next.manifest.version} loaded, but the directory is still unavailable: ${next.directoryProblem}`);
     } else {
