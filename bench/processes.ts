@@ -101,10 +101,11 @@ export async function startBaseline(): Promise<{ child: ChildProcess; url: strin
   return { child, url };
 }
 
-/** How a server is run for a scenario: its result cache's lifetime (0: off) and its processes. */
+/** How a server is run for a scenario: its result cache's lifetime (0: off), its processes, and whether metrics are on. */
 export interface ServerSettings {
   readonly cacheSeconds: number;
   readonly workers: number;
+  readonly metrics?: boolean;
 }
 
 /** A server under load: its process, its address, and how long it took to answer. */
@@ -129,6 +130,7 @@ export async function startServer(entry: string, snapshot: Snapshot, settings: S
     CACHE_SECONDS: String(settings.cacheSeconds),
     WORKERS: String(settings.workers),
     RATE_LIMIT_MAX: "0",
+    ...(settings.metrics === true ? { METRICS_PORT: String(await freePort()) } : {}),
   };
   const { child, seconds } = await start([entry], env, `${url}/api/directory?limit=1`);
   return { child, url, seconds };

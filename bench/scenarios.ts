@@ -45,6 +45,7 @@ interface Scenario {
 const PRODUCTION: ServerSettings = { cacheSeconds: 0, workers: 1 };
 const CACHE_ON: ServerSettings = { cacheSeconds: 60, workers: 1 };
 const TWO_WORKERS: ServerSettings = { cacheSeconds: 0, workers: 2 };
+const METRICS_ON: ServerSettings = { cacheSeconds: 0, workers: 1, metrics: true };
 
 const searches = ({ headers, queries }: Sample): Omit<Target, "url"> => ({
   headers,
@@ -61,8 +62,8 @@ const MCP_2026_META = {
 
 /**
  * Every scenario, in the order run: those of the production server, then the search mix again
- * with the result cache on, and with WORKERS=2 (node:cluster) on a machine whose cores autocannon
- * shares.
+ * with Prometheus metrics on (METRICS_PORT: what counting every request costs), with the result
+ * cache on, and with WORKERS=2 (node:cluster) on a machine whose cores autocannon shares.
  */
 export const SCENARIOS: readonly Scenario[] = [
   { key: "search", name: "directory search mix, cache off", server: PRODUCTION, requests: searches },
@@ -140,6 +141,7 @@ export const SCENARIOS: readonly Scenario[] = [
       })),
     }),
   },
+  { key: "search-metrics", name: "directory search mix, cache off, METRICS_PORT set", server: METRICS_ON, requests: searches },
   { key: "search-cache", name: "directory search mix, cache on (60 s)", server: CACHE_ON, requests: searches },
   { key: "search-workers", name: "directory search mix, cache off, WORKERS=2", server: TWO_WORKERS, requests: searches },
 ];
