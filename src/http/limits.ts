@@ -13,6 +13,14 @@ export interface LimitOptions {
 
 /** Event-loop delay (mean over a sample, ms) above which new requests are shed. */
 const MAX_EVENT_LOOP_DELAY_MS = 1000;
+/** How often @fastify/under-pressure samples the delay (its default, stated so the grace below can follow it). */
+const SAMPLE_INTERVAL_MS = 1000;
+/**
+ * How long after the server starts listening its delay readings are not acted on: the samples
+ * that cover its own start-up (loading the snapshot, compiling routes) would otherwise shed the
+ * first requests of a replica that has just said it is ready.
+ */
+const START_GRACE_MS = 2 * SAMPLE_INTERVAL_MS;
 
 declare module "fastify" {
   interface FastifyContextConfig {
@@ -46,16 +54,22 @@ function ietfHeaders(policy: string) {
  * - per-client rate limiting (@fastify/rate-limit), by IP address (see TRUST_PROXY behind a proxy),
  *   counted per process: 429 `rate_limited` with Retry-After;
  * - load shedding (@fastify/under-pressure): when the event loop lags by over a second, new
- *   requests get 503 with Retry-After instead of queueing without end.
+ *   requests get 503 with Retry-After instead of queueing without end; not in the first two
+ *   samples after the server listens, which measure its own start-up.
  * Routes marked `unlimited` (health checks) are exempt from both.
  */
 export async function registerLimits(app: FastifyInstance, { rateLimitMax, onRefused }: LimitOptions): Promise<void> {
+  let shedFrom = Number.POSITIVE_INFINITY;
+  app.addHook("onListen", async () => {
+    shedFrom = performance.now() + START_GRACE_MS;
+  });
   await app.register(underPressure, {
     maxEventLoopDelay: MAX_EVENT_LOOP_DELAY_MS,
+    sampleInterval: SAMPLE_INTERVAL_MS,
     retryAfter: OVERLOAD_RETRY_AFTER_SECONDS,
     // Thrown, the error reaches the error handler (an Error body, or JSON-RPC on /mcp); returning lets the request through.
     pressureHandler: (request) => {
-      if (request.routeOptions.config.unlimited !== true) {
+      if (request.routeOptions.config.unlimited !== true && performance.now() >= shedFrom) {
         onRefused?.("overloaded");
         throw overloaded(OVERLOAD_RETRY_AFTER_SECONDS);
       }

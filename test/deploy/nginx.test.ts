@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { after, before, describe, type TestContext, test } from "node:test";
 import type { LogLine } from "../helpers/logs.ts";
 import { ageCachedAnswer, findNginx, fleetRequired, type Nginx, startNginx, stopNginx } from "../helpers/nginx.ts";
-import { type ServerProcess, startServerProcess, stopServerProcess, untilAnswering } from "../helpers/server-process.ts";
+import { type ServerProcess, startServerProcess, stopServerProcess } from "../helpers/server-process.ts";
 import { buildSnapshot, FIXTURES, tempDir } from "../helpers/snapshot.ts";
 
 /**
@@ -87,8 +87,6 @@ before(async () => {
   running = started.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
   for (const result of started) if (result.status === "rejected") throw result.reason;
   replicas = running as [ServerProcess, ServerProcess];
-  // Both shedding load as they start would make nginx count them as failed, and answer 502.
-  await Promise.all(replicas.map((replica) => untilAnswering(replica)));
   nginx = await startNginx(found.path, join(work.path, "nginx"), [hostPort(replicas[0]), hostPort(replicas[1])]);
 });
 after(async () => {

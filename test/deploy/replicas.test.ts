@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { type ServerProcess, startServerProcess, stopServerProcess, untilAnswering } from "../helpers/server-process.ts";
+import { type ServerProcess, startServerProcess, stopServerProcess } from "../helpers/server-process.ts";
 import { buildSnapshot, FIXTURES, tempDir } from "../helpers/snapshot.ts";
 
 /**
@@ -61,7 +61,6 @@ describe("two replicas serving one snapshot", () => {
     work = await tempDir("replicas-");
     await buildSnapshot(`${FIXTURES}basic`, join(work.path, "dist"));
     replicas = await Promise.all([startServerProcess(join(work.path, "dist")), startServerProcess(join(work.path, "dist"))]);
-    await Promise.all(replicas.map((replica) => untilAnswering(replica)));
   });
   after(async () => {
     await Promise.all(replicas.map(stopServerProcess));

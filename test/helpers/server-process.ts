@@ -1,5 +1,4 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { setTimeout as pause } from "node:timers/promises";
 import { LogLines } from "./logs.ts";
 import { freePort } from "./ports.ts";
 import { TEST_BASE_URL } from "./snapshot.ts";
@@ -63,23 +62,4 @@ export async function startServerProcess(distDir: string, env: Record<string, st
 export async function stopServerProcess(server: ServerProcess): Promise<void> {
   if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill("SIGKILL");
   await server.exited;
-}
-
-/**
- * Resolves once `server` answers an ordinary request with 200. Right after it says it listens, a
- * process may still shed load (503, src/http/limits.ts) for up to a second: load shedding looks
- * at the event loop's delay over the last second, which its own start-up delayed on a busy
- * machine. Nothing says when that ends, so this asks a bounded number of times, 50 ms apart, and
- * fails after about 5 s. For tests whose first requests must all be answered.
- */
-export async function untilAnswering(server: ServerProcess, path = "/api/offerings"): Promise<void> {
-  const statuses: number[] = [];
-  for (let attempt = 0; attempt < 100; attempt += 1) {
-    const response = await fetch(`${server.url}${path}`);
-    await response.arrayBuffer();
-    if (response.status === 200) return;
-    statuses.push(response.status);
-    await pause(50);
-  }
-  throw new Error(`${server.url}${path} never answered 200; it answered ${statuses.join(", ")}`);
 }
