@@ -3,8 +3,9 @@ import { cp, readFile, writeFile } from "node:fs/promises";
 import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import { join } from "node:path";
 import { after, before, describe, type TestContext, test } from "node:test";
+import { fleetRequired } from "../helpers/fleet-tools.ts";
 import type { LogLine } from "../helpers/logs.ts";
-import { ageCachedAnswer, findNginx, fleetRequired, type Nginx, startNginx, stopNginx } from "../helpers/nginx.ts";
+import { ageCachedAnswer, findNginx, type Nginx, startNginx, stopNginx } from "../helpers/nginx.ts";
 import { type ServerProcess, startServerProcess, stopServerProcess } from "../helpers/server-process.ts";
 import { buildSnapshot, FIXTURES, tempDir } from "../helpers/snapshot.ts";
 

@@ -1,7 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { access, constants, mkdir, open, readdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, open, readdir, readFile, writeFile } from "node:fs/promises";
 import { arch, endianness } from "node:os";
-import { delimiter, join } from "node:path";
+import { join } from "node:path";
+import { findTool, type ToolSearch } from "./fleet-tools.ts";
 import { LogLines } from "./logs.ts";
 import { freePort } from "./ports.ts";
 
@@ -31,32 +32,9 @@ export function fillPlaceholders(text: string, values: Readonly<Record<Placehold
   return filled;
 }
 
-const DEBIAN_NGINX = "/usr/sbin/nginx";
-
-export type NginxSearch = { path: string } | { path: null; reasons: string[] };
-
-/** The first nginx executable found, or why none was. */
-export async function findNginx(): Promise<NginxSearch> {
-  const explicit = process.env.NGINX_PATH;
-  const candidates =
-    explicit !== undefined && explicit !== ""
-      ? [explicit]
-      : [DEBIAN_NGINX, ...(process.env.PATH ?? "").split(delimiter).flatMap((dir) => (dir === "" ? [] : [join(dir, "nginx")]))];
-  const reasons: string[] = [];
-  for (const path of candidates) {
-    try {
-      await access(path, constants.X_OK);
-      return { path };
-    } catch (error) {
-      reasons.push(`${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-    }
-  }
-  return { path: null, reasons: explicit !== undefined && explicit !== "" ? reasons : [`no nginx at ${DEBIAN_NGINX} or on PATH`] };
-}
-
-/** True when a missing nginx must fail the run instead of skipping the fleet tests. */
-export function fleetRequired(): boolean {
-  return process.env.REQUIRE_FLEET_TESTS === "1";
+/** The nginx executable (NGINX_PATH, Debian's, or on PATH), or why none was found. */
+export function findNginx(): Promise<ToolSearch> {
+  return findTool("nginx", "NGINX_PATH", "/usr/sbin/nginx");
 }
 
 export interface Nginx {

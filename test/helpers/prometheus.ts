@@ -1,31 +1,19 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { access, constants, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { findTool, type ToolSearch } from "./fleet-tools.ts";
 import { LogLines } from "./logs.ts";
 import { freePort } from "./ports.ts";
 
 /**
  * A real Prometheus (Debian's `prometheus` package) for the metrics test, started on 127.0.0.1
- * with a scrape configuration the test writes, and stopped by its process id. When it is not
- * installed the test is skipped with the reason, unless REQUIRE_FLEET_TESTS=1 (set by .ci/run).
+ * with a scrape configuration the test writes, and stopped by its process id (found and skipped
+ * as test/helpers/fleet-tools.ts says).
  */
 
-const CANDIDATES = ["/usr/bin/prometheus", "/usr/local/bin/prometheus"];
-
-/** The prometheus binary, or why there is none. */
-export async function findPrometheus(): Promise<{ path: string } | { path: null; reason: string }> {
-  for (const path of CANDIDATES) {
-    try {
-      await access(path, constants.X_OK);
-      return { path };
-    } catch {}
-  }
-  return { path: null, reason: `no prometheus at ${CANDIDATES.join(" or ")} (Debian package prometheus)` };
-}
-
-/** True when a missing tool must fail the run instead of skipping the fleet tests. */
-export function fleetToolsRequired(): boolean {
-  return process.env.REQUIRE_FLEET_TESTS === "1";
+/** The prometheus executable (PROMETHEUS_PATH, Debian's, or on PATH), or why none was found. */
+export function findPrometheus(): Promise<ToolSearch> {
+  return findTool("prometheus", "PROMETHEUS_PATH", "/usr/bin/prometheus");
 }
 
 export interface RunningPrometheus {

@@ -2,8 +2,9 @@ import assert from "node:assert/strict";
 import { request as httpRequest } from "node:http";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
+import { fleetRequired } from "../helpers/fleet-tools.ts";
 import { freePort } from "../helpers/ports.ts";
-import { findPrometheus, fleetToolsRequired, type RunningPrometheus, startPrometheus } from "../helpers/prometheus.ts";
+import { findPrometheus, type RunningPrometheus, startPrometheus } from "../helpers/prometheus.ts";
 import { type ServerProcess, startServerProcess, stopServerProcess } from "../helpers/server-process.ts";
 import { buildSnapshot, FIXTURES, TEST_BASE_URL, tempDir } from "../helpers/snapshot.ts";
 
@@ -94,8 +95,8 @@ describe("metrics on METRICS_PORT", () => {
     before(async () => {
       const found = await findPrometheus();
       if (found.path === null) {
-        skipReason = found.reason;
-        if (fleetToolsRequired()) throw new Error(`REQUIRE_FLEET_TESTS=1, but ${skipReason}`);
+        skipReason = found.reasons.join("; ");
+        if (fleetRequired()) throw new Error(`REQUIRE_FLEET_TESTS=1, but ${skipReason}`);
         return;
       }
       for (let i = 0; i < SEARCHES; i += 1) assert.equal((await fetch(`${server.url}/api/directory?q=plumb&offset=${i}`)).status, 200);
