@@ -4,18 +4,25 @@ import closeWithGrace from "close-with-grace";
 import { type Config, ConfigError, readConfig } from "./config.ts";
 import { SnapshotError } from "./snapshot/load.ts";
 import { LiveSnapshot } from "./snapshot/reload.ts";
+import { tracingWanted } from "./tracing/settings.ts";
 
-async function main(config: Config): Promise<void> {
+async function main(config: Config, tracingOn: boolean): Promise<void> {
   // The snapshot's listing check starts its worker threads at once; the application's modules
   // load meanwhile instead of before. The snapshot is live: a rebuilt dist/ is served within about
   // a second of the build's swap (contract §3).
   const opening = LiveSnapshot.open(config.distDir, { listingsInMemoryBytes: config.listingsInMemoryBytes });
   opening.catch(() => {});
-  const [{ buildApp }, { CatalogService }] = await Promise.all([import("./app.ts"), import("./core/service.ts")]);
+  const [{ buildApp }, { CatalogService }, tracing] = await Promise.all([
+    import("./app.ts"),
+    import("./core/service.ts"),
+    // OpenTelemetry is loaded only when spans are exported (src/tracing/settings.ts), and before fastify starts.
+    tracingOn ? import("./tracing/start.ts").then(({ startTracing }) => startTracing()) : undefined,
+  ]);
   const live = await opening;
   const snapshot = live.current();
   const service = new CatalogService({ snapshot: () => live.current(), cacheSeconds: config.cacheSeconds });
   const app = await buildApp({ service, config, logger: { level: config.logLevel } });
+  tracing?.logTo(app.log);
 
   if (snapshot.directoryProblem !== null) {
     app.log.error(`directory unavailable, its endpoints answer 503: ${snapshot.directoryProblem}`);
@@ -38,6 +45,8 @@ async function main(config: Config): Promise<void> {
       app.log.info("no longer accepting connections; finishing the requests in flight");
     }
     await app.close();
+    // The spans of the last requests are sent before the process exits.
+    await tracing?.shutdown();
   });
 
   live.start(app.log);
@@ -91,8 +100,9 @@ function fail(error: unknown): void {
 
 try {
   const config = readConfig();
+  const tracingOn = tracingWanted();
   if (config.workers > 1 && cluster.isPrimary) supervise(config.workers);
-  else main(config).catch(fail);
+  else main(config, tracingOn).catch(fail);
 } catch (error) {
   fail(error);
 }
