@@ -4,7 +4,7 @@ import { cacheControlSuccess } from "./contract.ts";
 import type { CatalogService } from "./core/service.ts";
 import { buildHttpApp } from "./http/app.ts";
 import { fixedDocumentRoute } from "./http/read-only.ts";
-import { registerMcp } from "./mcp/plugin.ts";
+import { type McpOptions, registerMcp } from "./mcp/plugin.ts";
 import { serverInfo } from "./mcp/server.ts";
 import { serverCardDocuments } from "./mcp/server-card.ts";
 
@@ -12,13 +12,15 @@ export interface AppOptions {
   service: CatalogService;
   config: Config;
   logger?: FastifyServerOptions["logger"];
+  /** src/tracing's MCP spans, when tracing is on. */
+  wrapMcpDispatch?: McpOptions["wrapDispatch"];
 }
 
 /**
  * The whole application: REST and pages (src/http) with the MCP endpoint and its server card
  * (src/mcp) beside them, on one fastify instance. It never listens (see src/server.ts).
  */
-export async function buildApp({ service, config, logger }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ service, config, logger, wrapMcpDispatch }: AppOptions): Promise<FastifyInstance> {
   const app = await buildHttpApp({
     service,
     logger,
@@ -26,7 +28,7 @@ export async function buildApp({ service, config, logger }: AppOptions): Promise
     trustProxy: config.trustProxy,
     cacheControl: cacheControlSuccess(config.staleWhileRevalidateSeconds, config.staleIfErrorSeconds),
   });
-  await registerMcp(app, { service, config });
+  await registerMcp(app, { service, config, wrapDispatch: wrapMcpDispatch });
   for (const document of serverCardDocuments(config.baseUrl, serverInfo(config.baseUrl))) fixedDocumentRoute(app, document);
   return app;
 }

@@ -21,7 +21,7 @@ async function main(config: Config, tracingOn: boolean): Promise<void> {
   const live = await opening;
   const snapshot = live.current();
   const service = new CatalogService({ snapshot: () => live.current(), cacheSeconds: config.cacheSeconds });
-  const app = await buildApp({ service, config, logger: { level: config.logLevel } });
+  const app = await buildApp({ service, config, logger: { level: config.logLevel }, wrapMcpDispatch: tracing?.wrapMcpDispatch });
   tracing?.logTo(app.log);
 
   if (snapshot.directoryProblem !== null) {

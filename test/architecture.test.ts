@@ -23,7 +23,7 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   "src/mcp": [...BELOW_API, "src/api", "src/render", "src/config.ts"],
   "src/http": [...BELOW_API, "src/api", "src/render", "src/config.ts"],
   "src/app.ts": [...BELOW_API, "src/http", "src/mcp", "src/config.ts"],
-  "src/tracing": ["src/config.ts"],
+  "src/tracing": [...BELOW_API, "src/api", "src/mcp", "src/config.ts"],
   "src/server.ts": [...BELOW_API, "src/app.ts", "src/tracing", "src/config.ts"],
   build: [...BELOW_API, "src/api", "src/render", "src/config.ts"],
 };

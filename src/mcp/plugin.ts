@@ -11,7 +11,12 @@ import { McpHttpError, refusals, requestRules, toMessage } from "./transport.ts"
 export interface McpOptions {
   service: CatalogService;
   config: Config;
+  /** Wraps the dispatcher once, at start: src/tracing's MCP spans when tracing is on. Without it the dispatcher answers as it is. */
+  wrapDispatch?: ((dispatch: Dispatch) => Dispatch) | undefined;
 }
+
+/** The MCP server: one JSON-RPC message in, its answer (or null: 202 without a body) out. */
+export type Dispatch = ReturnType<typeof createDispatcher>;
 
 /** Fastify's own failures, in this scope's terms. */
 function toMcpHttpError(error: FastifyError): McpHttpError {
@@ -37,10 +42,11 @@ function toMcpHttpError(error: FastifyError): McpHttpError {
  * Registered in its own encapsulated scope so that its body parser, error bodies (JSON-RPC,
  * not REST Error objects) and hooks stay away from the REST routes.
  */
-export async function registerMcp(app: FastifyInstance, { service, config }: McpOptions): Promise<void> {
+export async function registerMcp(app: FastifyInstance, { service, config, wrapDispatch }: McpOptions): Promise<void> {
   const rules = requestRules(config);
   const info = serverInfo(config.baseUrl);
-  const dispatch = createDispatcher({ service, resources: createResourceIndexer(config.baseUrl), serverInfo: info });
+  const dispatcher = createDispatcher({ service, resources: createResourceIndexer(config.baseUrl), serverInfo: info });
+  const dispatch = wrapDispatch === undefined ? dispatcher : wrapDispatch(dispatcher);
 
   await app.register(async (scope) => {
     scope.setErrorHandler((error: FastifyError, request, reply) => {

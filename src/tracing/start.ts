@@ -5,7 +5,8 @@
  * The SDK is the trace SDK for Node.js alone (NodeTracerProvider: W3C trace context and baggage
  * propagation, an AsyncLocalStorage context manager, and the OTEL_BSP_*, OTEL_TRACES_SAMPLER and
  * span limit variables), with the OTLP/HTTP exporter, which reads the OTEL_EXPORTER_OTLP_* variables.
- * Each HTTP request is one span from @fastify/otel, named after its route.
+ * Each HTTP request is one span from @fastify/otel, named after its route; each MCP request is
+ * another (src/tracing/mcp.ts).
  */
 import { FastifyOtelInstrumentation } from "@fastify/otel";
 import { DiagLogLevel, diag } from "@opentelemetry/api";
@@ -15,8 +16,12 @@ import { BatchSpanProcessor, NodeTracerProvider } from "@opentelemetry/sdk-trace
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from "@opentelemetry/semantic-conventions";
 import type { FastifyBaseLogger } from "fastify";
 import packageJson from "../../package.json" with { type: "json" };
+import type { Dispatch } from "../mcp/plugin.ts";
+import { tracedDispatch } from "./mcp.ts";
 
 export interface Tracing {
+  /** The MCP dispatcher with a span for each request it answers. */
+  wrapMcpDispatch: (dispatch: Dispatch) => Dispatch;
   /** Sends the SDK's own warnings and errors (a collector that cannot be reached, say) to the server's log. */
   logTo: (log: FastifyBaseLogger) => void;
   /** Ends tracing once the server has answered its last request: the spans still queued are sent first. */
@@ -44,6 +49,7 @@ export function startTracing(): Tracing {
   });
 
   return {
+    wrapMcpDispatch: (dispatch) => tracedDispatch(dispatch, provider.getTracer(packageJson.name, packageJson.version)),
     logTo: (log) => {
       const child = log.child({ component: "opentelemetry" });
       diag.setLogger(

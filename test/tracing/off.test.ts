@@ -106,7 +106,7 @@ describe("tracing off", () => {
         "@opentelemetry/sdk-trace-node",
         "@opentelemetry/semantic-conventions",
       ],
-      tracingModules: ["src/tracing/settings.ts", "src/tracing/start.ts"],
+      tracingModules: ["src/tracing/mcp.ts", "src/tracing/settings.ts", "src/tracing/start.ts"],
     });
     assert.deepEqual(
       receiver.spans.map((span) => span.name),

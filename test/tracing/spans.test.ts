@@ -3,6 +3,7 @@ import { after, before, describe, test } from "node:test";
 import { OtlpReceiver, type ReceivedSpan } from "../helpers/otlp-receiver.ts";
 import { type ServerProcess, startServerProcess, stopServerProcess } from "../helpers/server-process.ts";
 import { buildSnapshot, FIXTURES, tempDir } from "../helpers/snapshot.ts";
+import { raw } from "../mcp/helpers.ts";
 
 /**
  * Traces exported over OTLP/HTTP when OTEL_EXPORTER_OTLP_ENDPOINT is set: the real server process
@@ -11,10 +12,45 @@ import { buildSnapshot, FIXTURES, tempDir } from "../helpers/snapshot.ts";
  */
 
 const SERVER = 2;
+const ERROR = 2;
+/** The Host every MCP request names: the snapshot's BASE_URL (test/helpers/server-process.ts). */
+const HOST = "localhost:3000";
+const MODERN = "2026-07-28";
 
 /** A W3C traceparent and the ids it names. */
 function traceparent(traceId: string, spanId: string): string {
   return `00-${traceId}-${spanId}-01`;
+}
+
+/** A 2026-07-28 tools/call, with `extraMeta` beside the protocol's own `_meta` fields. */
+function toolCall(
+  server: ServerProcess,
+  id: number,
+  name: string,
+  args: Record<string, unknown>,
+  extraMeta: Record<string, unknown>,
+  extraHeaders: Record<string, string> = {},
+) {
+  const body = {
+    jsonrpc: "2.0",
+    id,
+    method: "tools/call",
+    params: {
+      name,
+      arguments: args,
+      _meta: { "io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": {}, ...extraMeta },
+    },
+  };
+  const headers = {
+    host: HOST,
+    accept: "application/json, text/event-stream",
+    "content-type": "application/json",
+    "mcp-protocol-version": MODERN,
+    "mcp-method": "tools/call",
+    "mcp-name": name,
+    ...extraHeaders,
+  };
+  return raw({ port: Number(new URL(server.url).port) }, "POST", headers, JSON.stringify(body));
 }
 
 describe("tracing on: spans exported over OTLP/HTTP", () => {
@@ -66,6 +102,82 @@ describe("tracing on: spans exported over OTLP/HTTP", () => {
       ["GET /api/directory"],
     );
     assert.deepEqual(receiver.requests[0], { path: "/v1/traces", contentType: "application/json" });
+  });
+
+  test("an MCP tools/call continues the trace its _meta names, not the HTTP request's", async () => {
+    const metaTrace = "4bf92f3577b34da6a3ce929d0e0e4736";
+    const httpTrace = "5d8e6f0a1b2c3d4e5f60718293a4b5c6";
+    const response = await toolCall(
+      server,
+      7,
+      "search_businesses",
+      { q: "plumb", limit: 1 },
+      { traceparent: traceparent(metaTrace, "00f067aa0ba902b7"), tracestate: "rojo=00f067aa0ba902b7,congo=t61rcWkgMzE" },
+      { traceparent: traceparent(httpTrace, "0102030405060708") },
+    );
+    assert.equal(response.status, 200);
+    assert.equal((JSON.parse(response.body) as { result: { isError?: boolean } }).result.isError, undefined);
+
+    const span = await receiver.waitFor("of the tool call", (received) => received.attributes["jsonrpc.request.id"] === "7");
+    const http = await receiver.waitFor("of the MCP POST", (received) => received.traceId === httpTrace);
+    assert.equal(span.name, "tools/call search_businesses");
+    assert.equal(span.traceId, metaTrace);
+    assert.equal(span.parentSpanId, "00f067aa0ba902b7");
+    assert.equal(span.traceState, "rojo=00f067aa0ba902b7,congo=t61rcWkgMzE");
+    assert.equal(span.kind, SERVER);
+    assert.deepEqual(span.attributes, {
+      "mcp.method.name": "tools/call",
+      "jsonrpc.request.id": "7",
+      "network.transport": "tcp",
+      "network.protocol.name": "http",
+      "mcp.protocol.version": MODERN,
+      "gen_ai.tool.name": "search_businesses",
+      "gen_ai.operation.name": "execute_tool",
+    });
+    assert.deepEqual(span.status, { code: 0, message: "" });
+    // The HTTP request's span is linked, as the MCP conventions ask, and is not the parent.
+    assert.equal(http.name, "POST /mcp");
+    assert.equal(http.parentSpanId, "0102030405060708");
+    assert.deepEqual(span.links, [{ traceId: httpTrace, spanId: http.spanId }]);
+  });
+
+  test("an invalid traceparent in _meta is ignored: the tool answers and its span is the HTTP request's child", async () => {
+    const response = await toolCall(server, 8, "get_offering", { slug: "no-such-offering" }, { traceparent: "00-not-a-trace-01" });
+    assert.equal(response.status, 200);
+    assert.equal((JSON.parse(response.body) as { result: { isError?: boolean } }).result.isError, true);
+
+    const span = await receiver.waitFor(
+      "of the call with a bad traceparent",
+      (received) => received.attributes["jsonrpc.request.id"] === "8",
+    );
+    const http = await receiver.waitFor("of its POST", (received) => received.spanId === span.parentSpanId);
+    assert.equal(span.name, "tools/call get_offering");
+    assert.equal(http.name, "POST /mcp");
+    assert.equal(span.traceId, http.traceId);
+    assert.deepEqual(span.links, []);
+    // An isError result is a failed operation (error.type tool_error), though JSON-RPC succeeded.
+    assert.equal(span.attributes["error.type"], "tool_error");
+    assert.equal(span.status.code, ERROR);
+  });
+
+  test("a JSON-RPC error fails the MCP span with its code and message; an unknown tool's name stays out of the span's name", async () => {
+    const response = await toolCall(server, 9, "book_job", {}, {});
+    assert.equal(response.status, 200);
+    const { error } = JSON.parse(response.body) as { error: { code: number; message: string } };
+    assert.equal(error.code, -32602);
+
+    const span = await receiver.waitFor("of the unknown tool's call", (received) => received.attributes["jsonrpc.request.id"] === "9");
+    assert.equal(span.name, "tools/call");
+    assert.deepEqual(span.attributes, {
+      "mcp.method.name": "tools/call",
+      "jsonrpc.request.id": "9",
+      "network.transport": "tcp",
+      "network.protocol.name": "http",
+      "mcp.protocol.version": MODERN,
+      "error.type": "-32602",
+      "rpc.response.status_code": "-32602",
+    });
+    assert.deepEqual(span.status, { code: ERROR, message: error.message });
   });
 });
 
