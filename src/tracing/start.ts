@@ -8,6 +8,7 @@
  * Each HTTP request is one span from @fastify/otel, named after its route; each MCP request is
  * another (src/tracing/mcp.ts).
  */
+import { setTimeout as delay } from "node:timers/promises";
 import { FastifyOtelInstrumentation } from "@fastify/otel";
 import { DiagLogLevel, diag } from "@opentelemetry/api";
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
@@ -19,12 +20,18 @@ import packageJson from "../../package.json" with { type: "json" };
 import type { Dispatch } from "../mcp/plugin.ts";
 import { tracedDispatch } from "./mcp.ts";
 
+/**
+ * How long a stop waits for the last spans to be sent: a collector that does not answer must not
+ * keep the server past its 10 s to stop (src/server.ts), nor make it exit 1.
+ */
+const SHUTDOWN_WAIT_MS = 3000;
+
 export interface Tracing {
   /** The MCP dispatcher with a span for each request it answers. */
   wrapMcpDispatch: (dispatch: Dispatch) => Dispatch;
   /** Sends the SDK's own warnings and errors (a collector that cannot be reached, say) to the server's log. */
   logTo: (log: FastifyBaseLogger) => void;
-  /** Ends tracing once the server has answered its last request: the spans still queued are sent first. */
+  /** Ends tracing once the server has answered its last request: the spans still queued are sent first, for at most 3 s. */
   shutdown: () => Promise<void>;
 }
 
@@ -48,10 +55,12 @@ export function startTracing(): Tracing {
     },
   });
 
+  let logger: FastifyBaseLogger | undefined;
   return {
     wrapMcpDispatch: (dispatch) => tracedDispatch(dispatch, provider.getTracer(packageJson.name, packageJson.version)),
     logTo: (log) => {
-      const child = log.child({ component: "opentelemetry" });
+      logger = log.child({ component: "opentelemetry" });
+      const child = logger;
       diag.setLogger(
         {
           error: (message) => child.error(message),
@@ -63,6 +72,9 @@ export function startTracing(): Tracing {
         DiagLogLevel.WARN,
       );
     },
-    shutdown: () => provider.shutdown(),
+    shutdown: async () => {
+      const sent = await Promise.race([provider.shutdown().then(() => true), delay(SHUTDOWN_WAIT_MS, false, { ref: false })]);
+      if (!sent) logger?.warn(`the last spans were not sent: the collector did not answer within ${SHUTDOWN_WAIT_MS} ms`);
+    },
   };
 }

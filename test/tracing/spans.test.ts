@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { after, before, describe, test } from "node:test";
 import { OtlpReceiver, type ReceivedSpan } from "../helpers/otlp-receiver.ts";
 import { type ServerProcess, startServerProcess, stopServerProcess } from "../helpers/server-process.ts";
@@ -207,6 +209,34 @@ describe("tracing on: stopping the server", () => {
     } finally {
       if (server !== undefined) await stopServerProcess(server);
       await receiver.close();
+      await work.remove();
+    }
+  });
+
+  test("a collector that never answers does not hold the stop: the server exits 0 and says the last spans were not sent", async () => {
+    const work = await tempDir("tracing-silent-");
+    // Takes the export and never answers it.
+    const silent = createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    let server: ServerProcess | undefined;
+    try {
+      await buildSnapshot(`${FIXTURES}basic`, `${work.path}/dist`);
+      server = await startServerProcess(`${work.path}/dist`, {
+        OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`,
+        OTEL_BSP_SCHEDULE_DELAY: "600000",
+      });
+      const response = await fetch(`${server.url}/api/offerings`);
+      assert.equal(response.status, 200);
+      await response.arrayBuffer();
+
+      server.child.kill("SIGTERM");
+      const [line] = await server.logs.waitFor("saying the spans were not sent", (entry) => entry.component === "opentelemetry");
+      assert.deepEqual([line?.level, line?.msg], [40, "the last spans were not sent: the collector did not answer within 3000 ms"]);
+      assert.equal(await server.exited, 0);
+    } finally {
+      if (server !== undefined) await stopServerProcess(server);
+      silent.closeAllConnections();
+      silent.close();
       await work.remove();
     }
   });
