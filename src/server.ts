@@ -6,8 +6,9 @@ import { type Config, ConfigError, readConfig } from "./config.ts";
 import { SnapshotError } from "./snapshot/load.ts";
 import { LiveSnapshot } from "./snapshot/reload.ts";
 import type { Snapshot } from "./snapshot/types.ts";
+import { tracingWanted } from "./tracing/settings.ts";
 
-async function main(config: Config): Promise<void> {
+async function main(config: Config, tracingOn: boolean): Promise<void> {
   // The snapshot's listing check starts its worker threads at once; the application's modules
   // load meanwhile instead of before. The snapshot is live: a rebuilt dist/ is served within about
   // a second of the build's swap (contract §3).
@@ -15,12 +16,18 @@ async function main(config: Config): Promise<void> {
   // /readyz and every answer but /healthz are 503 until the first build lands.
   const opening = LiveSnapshot.openOrAwait(config.distDir, { listingsInMemoryBytes: config.listingsInMemoryBytes });
   opening.catch(() => {});
-  const [{ buildApp }, { CatalogService }] = await Promise.all([import("./app.ts"), import("./core/service.ts")]);
+  const [{ buildApp }, { CatalogService }, tracing] = await Promise.all([
+    import("./app.ts"),
+    import("./core/service.ts"),
+    // OpenTelemetry is loaded only when spans are exported (src/tracing/settings.ts), and before fastify starts.
+    tracingOn ? import("./tracing/start.ts").then(({ startTracing }) => startTracing()) : undefined,
+  ]);
   const live = await opening;
   const service = new CatalogService({ snapshot: () => live.current(), cacheSeconds: config.cacheSeconds });
   // Loaded only when metrics are on: without METRICS_PORT nothing is counted, and prom-client is never loaded.
   const metrics = config.metricsPort === null ? undefined : new (await import("./metrics.ts")).Metrics(service);
-  const app = await buildApp({ service, config, metrics, logger: { level: config.logLevel } });
+  const app = await buildApp({ service, config, metrics, logger: { level: config.logLevel }, wrapMcpDispatch: tracing?.wrapMcpDispatch });
+  tracing?.logTo(app.log);
 
   const reportOnSnapshot = (snapshot: Snapshot) => {
     if (snapshot.directoryProblem !== null) {
@@ -55,6 +62,8 @@ async function main(config: Config): Promise<void> {
       app.log.info("no longer accepting connections; finishing the requests in flight");
     }
     await app.close();
+    // The spans of the last requests are sent before the process exits.
+    await tracing?.shutdown();
   });
 
   live.start(app.log);
@@ -126,8 +135,9 @@ function fail(error: unknown): void {
 
 try {
   const config = readConfig();
+  const tracingOn = tracingWanted();
   if (config.workers > 1 && cluster.isPrimary) supervise(config.workers, config);
-  else main(config).catch(fail);
+  else main(config, tracingOn).catch(fail);
 } catch (error) {
   fail(error);
 }

@@ -22,8 +22,10 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   "src/render": [...BELOW_API, "src/api"],
   "src/mcp": [...BELOW_API, "src/api", "src/render", "src/config.ts"],
   "src/http": [...BELOW_API, "src/api", "src/render", "src/config.ts"],
-  "src/app.ts": [...BELOW_API, "src/http", "src/mcp", "src/config.ts"],
-  "src/server.ts": [...BELOW_API, "src/app.ts", "src/config.ts"],
+  "src/metrics.ts": [...BELOW_API],
+  "src/app.ts": [...BELOW_API, "src/http", "src/mcp", "src/metrics.ts", "src/config.ts"],
+  "src/tracing": [...BELOW_API, "src/api", "src/mcp", "src/config.ts"],
+  "src/server.ts": [...BELOW_API, "src/app.ts", "src/metrics.ts", "src/tracing", "src/config.ts"],
   build: [...BELOW_API, "src/api", "src/render", "src/config.ts"],
 };
 

@@ -12,7 +12,12 @@ export interface McpOptions {
   service: CatalogService;
   config: Config;
   observer?: McpObserver;
+  /** Wraps the dispatcher once, at start: src/tracing's MCP spans when tracing is on. Without it the dispatcher answers as it is. */
+  wrapDispatch?: ((dispatch: Dispatch) => Dispatch) | undefined;
 }
+
+/** The MCP server: one JSON-RPC message in, its answer (or null: 202 without a body) out. */
+export type Dispatch = ReturnType<typeof createDispatcher>;
 
 /** Fastify's own failures, in this scope's terms. */
 function toMcpHttpError(error: FastifyError): McpHttpError {
@@ -39,10 +44,11 @@ function toMcpHttpError(error: FastifyError): McpHttpError {
  * not REST Error objects) and hooks stay away from the REST routes. A browser page on an allowed
  * origin gets CORS: its preflight (OPTIONS) is answered, and answers to its POSTs name its origin.
  */
-export async function registerMcp(app: FastifyInstance, { service, config, observer }: McpOptions): Promise<void> {
+export async function registerMcp(app: FastifyInstance, { service, config, observer, wrapDispatch }: McpOptions): Promise<void> {
   const rules = requestRules(config);
   const info = serverInfo(config.baseUrl);
-  const dispatch = createDispatcher({ service, observer, resources: createResourceIndexer(config.baseUrl), serverInfo: info });
+  const dispatcher = createDispatcher({ service, observer, resources: createResourceIndexer(config.baseUrl), serverInfo: info });
+  const dispatch = wrapDispatch === undefined ? dispatcher : wrapDispatch(dispatcher);
 
   await app.register(async (scope) => {
     scope.setErrorHandler((error: FastifyError, request, reply) => {
