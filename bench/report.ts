@@ -92,11 +92,11 @@ function table(results: readonly SizeResult[]): string {
       `| ${size.listings.toLocaleString("en")} | ${size.buildSeconds.toFixed(1)} | ${size.buildPeakMiB} | ${size.checkSeconds.toFixed(1)} | ${size.distMiB.toFixed(0)} | ${serving(size)}${size.against === undefined ? "" : ` ${serving(size.against)}`}`,
     );
   }
-  if (compared) lines.push("", ...comparison(results));
+  if (results.some((size) => size.rows.some((row) => row.against !== undefined))) lines.push("", ...comparison(results));
   return lines.join("\n");
 }
 
-/** Each scenario on both servers, measured in the same rounds against the same yardstick. */
+/** Each scenario on both servers (--against, or a scenario's own second server), measured in the same rounds against the same yardstick. */
 function comparison(results: readonly SizeResult[]): string[] {
   const lines = [
     "| listings | scenario | req/s | × base | p99 ms | CPU µs/req | against req/s | × base | p99 ms | CPU µs/req | against errors | req/s current / against | CPU µs/req current / against |",

@@ -38,6 +38,11 @@ interface Scenario {
   readonly key: string;
   readonly name: string;
   readonly server: ServerSettings;
+  /**
+   * A second server of this checkout's, with these settings, measured in the same turns (as
+   * --against is, which takes its place when given): what one setting costs, with ÷ without.
+   */
+  readonly beside?: ServerSettings;
   readonly requests: (sample: Sample) => Omit<Target, "url">;
 }
 
@@ -141,7 +146,13 @@ export const SCENARIOS: readonly Scenario[] = [
       })),
     }),
   },
-  { key: "search-metrics", name: "directory search mix, cache off, METRICS_PORT set", server: METRICS_ON, requests: searches },
+  {
+    key: "search-metrics",
+    name: "directory search mix, cache off, METRICS_PORT set (against: without)",
+    server: METRICS_ON,
+    beside: PRODUCTION,
+    requests: searches,
+  },
   { key: "search-cache", name: "directory search mix, cache on (60 s)", server: CACHE_ON, requests: searches },
   { key: "search-workers", name: "directory search mix, cache off, WORKERS=2", server: TWO_WORKERS, requests: searches },
 ];
@@ -257,6 +268,10 @@ export async function measureScenarios(snapshot: Snapshot, measuring: Measuring)
       const against = running.length > 0;
       const server = await startServer(entry, snapshot, settings, against ? await freePort() : snapshot.port);
       running.push({ server, ...(production ? { loaded: await ready(server, against) } : {}) });
+    }
+    const beside = measuring.scenarios.find((scenario) => scenario.server === settings && scenario.beside !== undefined)?.beside;
+    if (beside !== undefined && measuring.against === undefined) {
+      running.push({ server: await startServer(SERVER_ENTRY, snapshot, beside, await freePort()) });
     }
     for (const scenario of measuring.scenarios.filter((each) => each.server === settings)) {
       const requests = scenario.requests(sample);

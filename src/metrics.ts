@@ -93,11 +93,13 @@ export class Metrics {
   /** Counts every answer of `app` (added first, so it sees every route's answers, MCP's too). */
   observeRequests(app: FastifyInstance): void {
     const requests = this.#requests;
-    app.addHook("onResponse", async (request: FastifyRequest, reply: FastifyReply) => {
+    // A callback hook, as src/http/request-log.ts's: it runs on every answer.
+    app.addHook("onResponse", (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
       requests.observe(
         { route: request.routeOptions.url ?? "unmatched", method: request.method, status_code: reply.statusCode },
         reply.elapsedTime / 1000,
       );
+      done();
     });
   }
 
