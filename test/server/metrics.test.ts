@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
-import { request as httpRequest } from "node:http";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { fleetRequired } from "../helpers/fleet-tools.ts";
+import { postMcp } from "../helpers/mcp-post.ts";
 import { freePort } from "../helpers/ports.ts";
 import { findPrometheus, type RunningPrometheus, startPrometheus } from "../helpers/prometheus.ts";
 import { type ServerProcess, startServerProcess, stopServerProcess } from "../helpers/server-process.ts";
-import { buildSnapshot, FIXTURES, TEST_BASE_URL, tempDir } from "../helpers/snapshot.ts";
+import { buildSnapshot, FIXTURES, tempDir } from "../helpers/snapshot.ts";
 
 /**
  * Prometheus metrics (METRICS_PORT) on a listener of their own, scraped by a real Prometheus
@@ -16,35 +16,6 @@ import { buildSnapshot, FIXTURES, TEST_BASE_URL, tempDir } from "../helpers/snap
 const SEARCHES = 7;
 const MISSING = 3;
 const TOOL_CALLS = 2;
-
-/** One MCP tools/call under BASE_URL's host (fetch cannot set Host). */
-function callTool(url: string, name: string, args: object): Promise<number> {
-  const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } });
-  return new Promise((resolve, reject) => {
-    const request = httpRequest(
-      {
-        host: "127.0.0.1",
-        port: new URL(url).port,
-        path: "/mcp",
-        method: "POST",
-        setHost: false,
-        headers: {
-          host: new URL(TEST_BASE_URL).host,
-          "content-type": "application/json",
-          accept: "application/json, text/event-stream",
-          "mcp-protocol-version": "2025-06-18",
-          "content-length": Buffer.byteLength(body),
-        },
-      },
-      (response) => {
-        response.resume();
-        response.on("end", () => resolve(response.statusCode ?? 0));
-      },
-    );
-    request.on("error", reject);
-    request.end(body);
-  });
-}
 
 describe("metrics on METRICS_PORT", () => {
   let work: { path: string; remove: () => Promise<void> };
@@ -101,7 +72,11 @@ describe("metrics on METRICS_PORT", () => {
       }
       for (let i = 0; i < SEARCHES; i += 1) assert.equal((await fetch(`${server.url}/api/directory?q=plumb&offset=${i}`)).status, 200);
       for (let i = 0; i < MISSING; i += 1) assert.equal((await fetch(`${server.url}/api/directory/no-such-listing-${i}`)).status, 404);
-      for (let i = 0; i < TOOL_CALLS; i += 1) assert.equal(await callTool(server.url, "search_businesses", { q: "plumb" }), 200);
+      for (let i = 0; i < TOOL_CALLS; i += 1)
+        assert.equal(
+          (await postMcp(server.url, { method: "tools/call", params: { name: "search_businesses", arguments: { q: "plumb" } } })).status,
+          200,
+        );
       const scraped = (line: { msg: string }) => line.msg === "metrics scraped";
       const earlier = server.logs.lines.filter(scraped).length;
       prometheus = await startPrometheus(found.path, work.path, new URL(metricsUrl).host);

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
-import { request as httpRequest } from "node:http";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
+import { postMcp } from "../helpers/mcp-post.ts";
 import { type ServerProcess, startServerProcess, stopServerProcess } from "../helpers/server-process.ts";
-import { buildSnapshot, FIXTURES, TEST_BASE_URL, tempDir } from "../helpers/snapshot.ts";
+import { buildSnapshot, FIXTURES, tempDir } from "../helpers/snapshot.ts";
 
 /**
  * A server started before any snapshot exists (a volume a sidecar or an init job fills after
@@ -13,37 +13,6 @@ import { buildSnapshot, FIXTURES, TEST_BASE_URL, tempDir } from "../helpers/snap
 /** How soon the first snapshot must be served once it lands: the wait for the server's line fails after it. */
 const FIRST_LOAD_LIMIT_MS = 5000;
 const RETRY_AFTER = "30";
-
-/** One MCP message, sent under BASE_URL's host (fetch cannot set Host); the answer's status and JSON body. */
-function mcp(url: string, message: object): Promise<{ status: number; body: unknown }> {
-  const body = JSON.stringify({ jsonrpc: "2.0", id: 1, ...message });
-  return new Promise((resolve, reject) => {
-    const request = httpRequest(
-      {
-        host: "127.0.0.1",
-        port: new URL(url).port,
-        path: "/mcp",
-        method: "POST",
-        setHost: false,
-        headers: {
-          host: new URL(TEST_BASE_URL).host,
-          "content-type": "application/json",
-          accept: "application/json, text/event-stream",
-          "mcp-protocol-version": "2025-06-18",
-          "content-length": Buffer.byteLength(body),
-        },
-      },
-      (response) => {
-        const chunks: Buffer[] = [];
-        response.on("data", (chunk: Buffer) => chunks.push(chunk));
-        response.on("error", reject);
-        response.on("end", () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString("utf8")) }));
-      },
-    );
-    request.on("error", reject);
-    request.end(body);
-  });
-}
 
 describe("a server started with no snapshot in DIST_DIR", () => {
   let work: { path: string; remove: () => Promise<void> };
@@ -102,7 +71,7 @@ describe("a server started with no snapshot in DIST_DIR", () => {
   }
 
   test("MCP still initializes, and its tools answer an isError directory_unavailable", async () => {
-    const init = await mcp(server.url, {
+    const init = await postMcp(server.url, {
       method: "initialize",
       params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "test", version: "1" } },
     });
@@ -112,13 +81,13 @@ describe("a server started with no snapshot in DIST_DIR", () => {
       ["search_businesses", { q: "plumb" }],
       ["search_offerings", {}],
     ] as const) {
-      const call = await mcp(server.url, { method: "tools/call", params: { name, arguments: args } });
+      const call = await postMcp(server.url, { method: "tools/call", params: { name, arguments: args } });
       assert.equal(call.status, 200);
       const { result } = call.body as { result: { isError: boolean; structuredContent: { error: { code: string } } } };
       assert.equal(result.isError, true, name);
       assert.equal(result.structuredContent.error.code, "directory_unavailable", name);
     }
-    const list = await mcp(server.url, { method: "resources/list", params: {} });
+    const list = await postMcp(server.url, { method: "resources/list", params: {} });
     assert.deepEqual(list.body, {
       jsonrpc: "2.0",
       id: 1,
