@@ -3,6 +3,7 @@ import { createServer, type Server } from "node:http";
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { AggregatorRegistry, Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import { CACHE_CONTROL_NO_STORE } from "./contract.ts";
+import type { Refusal } from "./core/errors.ts";
 import type { CatalogService } from "./core/service.ts";
 
 /**
@@ -34,7 +35,6 @@ const DURATION_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 
 /** The path of the metrics listener's one document. */
 export const METRICS_PATH = "/metrics";
 
-export type RefusalReason = "rate_limited" | "overloaded";
 export type ReloadOutcome = "served" | "rejected";
 
 export class Metrics {
@@ -111,7 +111,7 @@ export class Metrics {
     this.#toolCalls.inc({ tool, protocol_version: protocolVersion, outcome: ok ? "ok" : "error" });
   }
 
-  refused(reason: RefusalReason): void {
+  refused(reason: Refusal): void {
     this.#refused.inc({ reason });
   }
 

@@ -162,6 +162,9 @@ export function rateLimited(retryAfterSeconds: number): ApiError {
   );
 }
 
+/** The refusals made before a request is answered: over the client's rate limit (429), or load shed (503). */
+export type Refusal = "rate_limited" | "overloaded";
+
 export function overloaded(retryAfterSeconds: number): ApiError {
   return new ApiError(
     503,

@@ -7,7 +7,7 @@ import { DIRECTORY_RULES } from "../schemas/parameters.ts";
 import { registerCaching } from "./caching.ts";
 import { clientErrorHandler, isApiPath, registerErrorHandling, registerNotFound, sendError } from "./errors.ts";
 import { registerHealth } from "./health.ts";
-import { registerLimits } from "./limits.ts";
+import { type LimitOptions, registerLimits } from "./limits.ts";
 import { notFoundPage } from "./page-replies.ts";
 import { pagesPlugin } from "./pages.ts";
 import { registerRequestLog } from "./request-log.ts";
@@ -26,7 +26,7 @@ export interface HttpAppOptions {
   /** Watches the app's answers before any other hook is added (metrics: src/metrics.ts). */
   observe?: (app: FastifyInstance) => void;
   /** Told of every request refused by the rate limit or load shedding (metrics). */
-  onRefused?: (reason: "rate_limited" | "overloaded") => void;
+  onRefused?: LimitOptions["onRefused"];
 }
 
 /** Longer path parameters are refused by the router before any route sees them. */

@@ -6,7 +6,7 @@ import type { CatalogService } from "../core/service.ts";
 import { createResourceIndexer } from "./resources.ts";
 import { RPC } from "./rpc.ts";
 import { createDispatcher, type McpObserver, serverInfo } from "./server.ts";
-import { corsHeaders, isPreflight, McpHttpError, preflightHeaders, refusals, requestRules, toMessage } from "./transport.ts";
+import { corsHeaders, McpHttpError, preflightHeaders, refusals, requestRules, toMessage } from "./transport.ts";
 
 export interface McpOptions {
   service: CatalogService;
@@ -96,7 +96,8 @@ export async function registerMcp(app: FastifyInstance, { service, config, obser
       onRequest: async (request, reply) => {
         rules.checkCaller(request.headers);
         const origin = request.headers.origin;
-        if (request.method === "OPTIONS" && origin !== undefined && isPreflight(request.headers)) {
+        // A CORS preflight: OPTIONS with an Origin and the method the browser wants to send.
+        if (request.method === "OPTIONS" && origin !== undefined && request.headers["access-control-request-method"] !== undefined) {
           return reply.code(204).headers(preflightHeaders(origin)).send();
         }
         throw refusals.methodNotAllowed();

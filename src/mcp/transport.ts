@@ -71,11 +71,6 @@ const CORS_ALLOW_HEADERS = "content-type, accept, mcp-protocol-version, mcp-meth
 const CORS_EXPOSE_HEADERS = "mcp-protocol-version, retry-after, ratelimit, ratelimit-policy";
 const CORS_MAX_AGE_SECONDS = 86_400;
 
-/** Whether a request is a CORS preflight: OPTIONS with an Origin and the method the browser wants to send. */
-export function isPreflight(headers: IncomingHttpHeaders): boolean {
-  return headers.origin !== undefined && headers["access-control-request-method"] !== undefined;
-}
-
 /** The headers of the answer to an allowed origin's preflight. */
 export function preflightHeaders(origin: string): Record<string, string> {
   return {

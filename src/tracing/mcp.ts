@@ -19,10 +19,11 @@ import {
   trace,
 } from "@opentelemetry/api";
 import { ATTR_ERROR_TYPE, ATTR_NETWORK_PROTOCOL_NAME, ATTR_NETWORK_TRANSPORT } from "@opentelemetry/semantic-conventions";
-import { TOOLS } from "../api/tools/index.ts";
 import { MCP_PROTOCOL_VERSIONS } from "../contract.ts";
+import { isObject } from "../mcp/json.ts";
 import type { Dispatch } from "../mcp/plugin.ts";
 import type { McpReply } from "../mcp/server.ts";
+import { TOOLS_BY_NAME } from "../mcp/tools.ts";
 
 // The MCP and JSON-RPC attributes are still in development in the semantic conventions, which ask
 // for such names to be copied rather than imported from their incubating entry point.
@@ -34,8 +35,6 @@ const ATTR_GEN_AI_OPERATION_NAME = "gen_ai.operation.name";
 const ATTR_JSONRPC_REQUEST_ID = "jsonrpc.request.id";
 const ATTR_RPC_RESPONSE_STATUS_CODE = "rpc.response.status_code";
 
-/** Tool names in span names only when they are this server's: a client's made-up name must not make a new span name. */
-const TOOL_NAMES: ReadonlySet<string> = new Set(TOOLS.map((tool) => tool.name));
 const VERSIONS: ReadonlySet<string> = new Set(MCP_PROTOCOL_VERSIONS);
 
 /** `_meta` read as a carrier: only string values count (W3C Trace Context values are strings). */
@@ -47,13 +46,9 @@ const META_GETTER: TextMapGetter<Record<string, unknown>> = {
   },
 };
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 /** The context `_meta` names, or undefined when it names no valid one (the request is then not refused). */
 function metaContext(params: unknown): Context | undefined {
-  if (!isRecord(params) || !isRecord(params._meta)) return undefined;
+  if (!isObject(params) || !isObject(params._meta)) return undefined;
   const extracted = propagation.extract(ROOT_CONTEXT, params._meta, META_GETTER);
   const spanContext = trace.getSpanContext(extracted);
   return spanContext !== undefined && isSpanContextValid(spanContext) ? extracted : undefined;
@@ -81,10 +76,11 @@ export function tracedDispatch(dispatch: Dispatch, tracer: Tracer): Dispatch {
     const ambientSpan = remote === undefined ? undefined : trace.getSpan(ambient);
 
     const tool =
-      method === "tools/call" && isRecord(params) && typeof params.name === "string" && TOOL_NAMES.has(params.name)
+      // Tool names in span names only when they are this server's: a client's made-up name must not make a new span name.
+      method === "tools/call" && isObject(params) && typeof params.name === "string" && TOOLS_BY_NAME.has(params.name)
         ? params.name
         : undefined;
-    const uri = method === "resources/read" && isRecord(params) && typeof params.uri === "string" ? params.uri : undefined;
+    const uri = method === "resources/read" && isObject(params) && typeof params.uri === "string" ? params.uri : undefined;
     const version = headers["mcp-protocol-version"];
     const span = tracer.startSpan(
       tool === undefined ? method : `${method} ${tool}`,
