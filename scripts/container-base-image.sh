@@ -26,7 +26,7 @@ ca_in_image=/usr/local/share/node-standin/ca-certificates.crt
 
 # sudo when not root.
 as_root=()
-if [ "$(id -u)" -ne 0 ]; then as_root=(sudo); fi
+if [ "$(id -u)" -ne 0 ]; then as_root=(sudo -n); fi
 
 if [ "$rebuild" != 1 ] && "${as_root[@]}" buildah inspect --type image "$image" > /dev/null 2>&1; then
   echo "node stand-in: $image exists (REBUILD_NODE_STANDIN=1 assembles it again)"

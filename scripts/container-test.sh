@@ -17,7 +17,7 @@ cd "$(dirname "$0")/.."
 image=${CONTAINER_IMAGE:-localhost/hearthway-directory:test}
 # An array, not a function: a command run in the background is then the process $! names.
 as_root=()
-if [ "$(id -u)" -ne 0 ]; then as_root=(sudo); fi
+if [ "$(id -u)" -ne 0 ]; then as_root=(sudo -n); fi
 # True while the process exists and has not exited (a zombie has exited); works for any owner.
 running() {
   local stat
@@ -76,15 +76,12 @@ cleanup() {
 }
 trap cleanup EXIT
 
-port=$(node -e 'const s = require("node:net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })')
-base="http://127.0.0.1:$port"
-
 # --format docker keeps the HEALTHCHECK (the OCI format has no field for it).
 echo "== container: building $image on $node_image"
 previous=$("${as_root[@]}" buildah images --quiet --no-trunc "$image" 2> /dev/null || true)
 started=$SECONDS
 if ! "${as_root[@]}" timeout 1800 buildah bud --isolation chroot --format docker \
-  --build-arg "NODE_IMAGE=$node_image" --build-arg "BASE_URL=$base" -t "$image" . > "$work/build.log" 2>&1; then
+  --build-arg "NODE_IMAGE=$node_image" -t "$image" . > "$work/build.log" 2>&1; then
   tail -n 30 "$work/build.log" >&2
   echo "the image did not build (the last 30 lines of the build are above)" >&2
   exit 1
@@ -119,6 +116,10 @@ run_args=(--isolation chroot --network host)
 if [ -n "${user[0]}" ]; then run_args+=(--user "${user[0]}"); fi
 if [ -n "${workdir[0]}" ]; then run_args+=(--workingdir "${workdir[0]}"); fi
 for variable in "${env[@]}"; do run_args+=(--env "$variable"); done
+# The image keeps the Dockerfile's default BASE_URL (so its layers are reused from run to run); the
+# port is chosen only now, just before the server starts, and nothing checked depends on BASE_URL.
+port=$(node -e 'const s = require("node:net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })')
+base="http://127.0.0.1:$port"
 run_args+=(--env "PORT=$port" --env HOST=127.0.0.1)
 
 ctr=$("${as_root[@]}" buildah from --pull=never --quiet "$image")

@@ -12,7 +12,7 @@ export interface LimitOptions {
 }
 
 /** Event-loop delay (mean over a sample, ms) above which new requests are shed. */
-const MAX_EVENT_LOOP_DELAY_MS = 1000;
+export const MAX_EVENT_LOOP_DELAY_MS = 1000;
 /** How often @fastify/under-pressure samples the delay (its default, stated so the grace below can follow it). */
 const SAMPLE_INTERVAL_MS = 1000;
 /**

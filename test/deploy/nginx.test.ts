@@ -4,7 +4,7 @@ import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import { join } from "node:path";
 import { after, before, describe, type TestContext, test } from "node:test";
 import { fleetRequired } from "../helpers/fleet-tools.ts";
-import type { LogLine } from "../helpers/logs.ts";
+import { anySnapshotServed, isStopListening, type LogLine } from "../helpers/logs.ts";
 import { ageCachedAnswer, findNginx, type Nginx, startNginx, stopNginx } from "../helpers/nginx.ts";
 import { type ServerProcess, startServerProcess, stopServerProcess } from "../helpers/server-process.ts";
 import { buildSnapshot, FIXTURES, tempDir } from "../helpers/snapshot.ts";
@@ -53,7 +53,6 @@ function send(
 const names = (answer: Answer) => (JSON.parse(answer.body) as { items: { name: string }[] }).items.map((item) => item.name);
 const hostPort = (server: ServerProcess) => new URL(server.url).host;
 const isRequest = (line: LogLine) => line.msg === "request";
-const isStopListening = (line: LogLine) => line.msg === "no longer accepting connections; finishing the requests in flight";
 
 /** SIGTERM to a replica still running, and its exit code. */
 async function terminate(server: ServerProcess): Promise<number | null> {
@@ -169,9 +168,8 @@ describe("deploy/nginx.conf in front of two replicas", () => {
         (await readFile(file, "utf8")).replace('name: "Leeds Plumbing & Heating"', 'name: "Zebedee Plumbing & Heating"'),
       );
       await buildSnapshot(content, dist);
-      const served = (line: LogLine) => line.level === 30 && line.msg.includes(" now served, replacing ");
       const reloads = await Promise.all(
-        replicas.map((replica) => replica.logs.waitFor("saying the rebuild is served", served, { timeoutMs: RELOAD_LIMIT_MS })),
+        replicas.map((replica) => replica.logs.waitFor("saying the rebuild is served", anySnapshotServed, { timeoutMs: RELOAD_LIMIT_MS })),
       );
 
       const after = await versions();

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
+import { stableHeaders } from "../helpers/server.ts";
 import { type ServerProcess, startServerProcess, stopServerProcess } from "../helpers/server-process.ts";
 import { buildSnapshot, FIXTURES, tempDir } from "../helpers/snapshot.ts";
 
@@ -37,10 +38,6 @@ const REQUESTS: readonly Request[] = [
   ["/data/businesses.ndjson"],
 ];
 
-/** Headers that differ by the moment or the connection, not by the answer. */
-const PER_CONNECTION = new Set(["date", "connection", "keep-alive"]);
-const sameEverywhere = (name: string) => !PER_CONNECTION.has(name) && !name.startsWith("ratelimit");
-
 interface Answer {
   status: number;
   headers: Record<string, string>;
@@ -49,8 +46,7 @@ interface Answer {
 
 async function get(base: string, [path, accept]: Request, extra: Record<string, string> = {}): Promise<Answer> {
   const response = await fetch(`${base}${path}`, { headers: { ...(accept === undefined ? {} : { accept }), ...extra } });
-  const headers = Object.fromEntries([...response.headers].filter(([name]) => sameEverywhere(name)));
-  return { status: response.status, headers, body: Buffer.from(await response.arrayBuffer()) };
+  return { status: response.status, headers: stableHeaders(response), body: Buffer.from(await response.arrayBuffer()) };
 }
 
 describe("two replicas serving one snapshot", () => {

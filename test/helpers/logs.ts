@@ -92,3 +92,9 @@ export class LogLines {
     wait.reject(new Error(`waited for ${wait.count} log line(s) ${wait.what}, saw ${wait.found.length}: ${why}. The log so far:\n${log}`));
   }
 }
+
+/** The line a server writes when SIGTERM has closed its listener (src/server.ts). */
+export const isStopListening = (line: LogLine) => line.msg === "no longer accepting connections; finishing the requests in flight";
+
+/** A line saying a rebuilt snapshot is served in place of another (src/snapshot/reload.ts). */
+export const anySnapshotServed = (line: LogLine) => line.level === 30 && / now served, replacing /.test(line.msg);

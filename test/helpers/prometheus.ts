@@ -44,7 +44,13 @@ export async function startPrometheus(binary: string, workDir: string, target: s
   // Prometheus logs to stderr, one JSON object per line.
   const logs = new LogLines();
   child.stderr?.setEncoding("utf8").on("data", (chunk: string) => logs.write(chunk));
-  const exited = new Promise<void>((resolve) => child.on("close", () => resolve()));
+  const exited = new Promise<void>((resolve) =>
+    child.on("close", (code, signal) => {
+      logs.end(`prometheus exited (${signal ?? code})`);
+      resolve();
+    }),
+  );
+  child.on("error", (error) => logs.end(`prometheus did not start: ${error.message}`));
   const stop = async () => {
     child.kill("SIGTERM");
     await exited;

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { generateContent } from "../../bench/generate.ts";
 import { BULK_JSON_PATH } from "../../src/contract.ts";
-import type { LogLine } from "../helpers/logs.ts";
+import { anySnapshotServed, isStopListening, type LogLine } from "../helpers/logs.ts";
 import { type ServerProcess, startServerProcess, stopServerProcess } from "../helpers/server-process.ts";
 import { buildSnapshot, FIXTURES, replaceListings, TEST_BASE_URL, tempDir } from "../helpers/snapshot.ts";
 
@@ -44,9 +44,6 @@ function moment(): { promise: Promise<void>; resolve: () => void } {
 function served(version: string, builtAt: string, previous: string): (line: LogLine) => boolean {
   return (line) => line.level === 30 && line.msg === `snapshot ${version} (built ${builtAt}) now served, replacing ${previous}`;
 }
-
-/** A line saying a rebuilt snapshot is served (each server here sees one rebuild, or one per worker). */
-const anySnapshotServed = (line: LogLine) => line.level === 30 && / now served, replacing /.test(line.msg);
 
 const NEW_LISTING = `---
 id: 7d0c2a51-93a4-4c47-9d61-4f0e0a5b7c11
@@ -318,7 +315,6 @@ describe("graceful shutdown", () => {
         assert.equal(await refused(server.url), false);
 
         server.child.kill(signal);
-        const isStopListening = (line: LogLine) => line.msg === "no longer accepting connections; finishing the requests in flight";
         await server.logs.waitFor("saying it stopped listening", isStopListening);
         assert.equal(await refused(server.url), true);
         mcp.sendRest();

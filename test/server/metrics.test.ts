@@ -140,7 +140,8 @@ describe("metrics with WORKERS=2", () => {
       sample('http_request_duration_seconds_count{route="/api/directory",'),
       `http_request_duration_seconds_count{route="/api/directory",method="GET",status_code="200"} ${SEARCHES}`,
     );
-    assert.match(sample("catalog_snapshot_info{") ?? "", /^catalog_snapshot_info\{version="\w+"\} 2$/);
+    const { version } = (await (await fetch(`${server.url}/readyz`)).json()) as { version: string };
+    assert.equal(sample("catalog_snapshot_info{"), `catalog_snapshot_info{version="${version}"} 2`);
     assert.equal(sample("catalog_snapshot_listings "), "catalog_snapshot_listings 9");
   });
 });

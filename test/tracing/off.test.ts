@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { after, before, describe, test } from "node:test";
+import { postMcp } from "../helpers/mcp-post.ts";
 import { OtlpReceiver } from "../helpers/otlp-receiver.ts";
 import { startServerProcess, stopServerProcess } from "../helpers/server-process.ts";
 import { buildSnapshot, FIXTURES, tempDir } from "../helpers/snapshot.ts";
@@ -47,6 +48,15 @@ async function modulesOfARun(dist: string, logFile: string, env: Record<string, 
     });
     assert.equal(rest.status, 200);
     await rest.arrayBuffer();
+    const call = await postMcp(server.url, {
+      method: "tools/call",
+      params: {
+        name: "search_businesses",
+        arguments: { q: "plumb" },
+        _meta: { traceparent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01" },
+      },
+    });
+    assert.equal(call.status, 200);
     server.child.kill("SIGTERM");
     assert.equal(await server.exited, 0);
   } finally {
@@ -108,9 +118,6 @@ describe("tracing off", () => {
       ],
       tracingModules: ["src/tracing/mcp.ts", "src/tracing/settings.ts", "src/tracing/start.ts"],
     });
-    assert.deepEqual(
-      receiver.spans.map((span) => span.name),
-      ["GET /api/offerings"],
-    );
+    assert.deepEqual(receiver.spans.map((span) => span.name).sort(), ["GET /api/offerings", "POST /mcp", "tools/call search_businesses"]);
   });
 });
