@@ -13,6 +13,7 @@ import { pagesPlugin } from "./pages.ts";
 import { registerRequestLog } from "./request-log.ts";
 import { restRoutes } from "./rest.ts";
 import { registerSecurity } from "./security.ts";
+import { registerTrailingSlash } from "./trailing-slash.ts";
 
 export interface HttpAppOptions {
   service: CatalogService;
@@ -88,6 +89,7 @@ export async function buildHttpApp({
   await registerSecurity(app);
   await registerLimits(app, { rateLimitMax, onRefused });
   registerCaching(app, cacheControl);
+  registerTrailingSlash(app);
   registerHealth(app, service);
   restRoutes(app, service);
   await app.register(pagesPlugin, { service });
