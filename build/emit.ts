@@ -5,10 +5,12 @@ import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { FAVICON_PATH } from "../src/contract.ts";
-import { directorySummary } from "../src/render/directory-lists.ts";
+import { directorySummary, type ListsPaging } from "../src/render/directory-lists.ts";
 import { faviconIco } from "../src/render/favicon.ts";
+import { listPaging } from "../src/render/list-paging.ts";
 import { sitemapPages } from "../src/render/sitemap.ts";
-import { buildDirectoryIndex, encodeDirectoryIndex } from "../src/snapshot/directory-index.ts";
+import type { PublicBusiness } from "../src/schemas/business.ts";
+import { buildDirectoryIndex, type DirectoryIndex, encodeDirectoryIndex, type Postings } from "../src/snapshot/directory-index.ts";
 import {
   type FileDigest,
   LISTING_BLOCK_BYTES,
@@ -52,6 +54,8 @@ class FileWriter {
   readonly digests = new Map<SnapshotFile, FileDigest>();
   files = 0;
   readonly #folders = new Set<string>();
+  /** Folders being made by writeAll, each by one mkdir that every writer into it waits for. */
+  readonly #making = new Map<string, Promise<unknown>>();
 
   constructor(root: string) {
     this.root = root;
@@ -83,10 +87,13 @@ class FileWriter {
         const [relativePath, content] = next.value;
         const path = join(this.root, relativePath);
         const folder = dirname(path);
-        if (!this.#folders.has(folder)) {
-          this.#folders.add(folder);
-          await mkdir(folder, { recursive: true });
+        // Every writer into a folder waits for the one mkdir of it (two files of a folder are often written at once).
+        let made = this.#making.get(folder);
+        if (made === undefined && !this.#folders.has(folder)) {
+          made = mkdir(folder, { recursive: true });
+          this.#making.set(folder, made);
         }
+        await made;
         this.files += 1;
         await writeFile(path, content);
       }
@@ -149,6 +156,21 @@ function* chunked(lines: readonly string[], before: string, separator: string, a
   yield after;
 }
 
+/** How every list of the directory is paged, in the index's order of countries and services. */
+function listsPaging(model: Model, index: DirectoryIndex): ListsPaging {
+  const of = (postings: Postings, entries: number) =>
+    Array.from({ length: entries }, (_, entry) =>
+      listPaging(
+        model.baseUrl,
+        Array.from(
+          postings.values.subarray(postings.offsets[entry], postings.offsets[entry + 1]),
+          (rank) => model.businesses[rank] as PublicBusiness,
+        ),
+      ),
+    );
+  return { country: of(index.countryPostings, index.countries.length), service: of(index.servicePostings, index.services.length) };
+}
+
 /** Writes every file of the snapshot under `root` (an empty folder); returns the manifest. */
 async function writeFiles(
   root: string,
@@ -185,7 +207,8 @@ async function writeFiles(
     licence: model.site.licence,
   });
   out.data("openapi", json(openapi));
-  const summary = directorySummary(index);
+  const paging = listsPaging(model, index);
+  const summary = directorySummary(index, paging);
   const documents = catalogPages(model, summary);
   for (const [urlPath, content] of documents) out.write(pageFile(urlPath), content);
   out.write(pageFile(FAVICON_PATH), faviconIco());
@@ -210,6 +233,7 @@ async function writeFiles(
     counts: { offerings: model.offerings.length, businesses: model.businesses.length },
     files,
     pages: [...documents.keys()],
+    lists: { country: [...paging.country], service: [...paging.service] },
   };
   out.write(SNAPSHOT_FILES.manifest, json(manifest));
   return { manifest, files: out.files };

@@ -23,12 +23,13 @@ import { apiDocsHtml, apiDocsMarkdown } from "../src/render/api-docs.ts";
 import { profileMarkdown } from "../src/render/business.ts";
 import { contactHtml, contactMarkdown } from "../src/render/contact.ts";
 import { directoryHtml } from "../src/render/directory-html.ts";
-import { type DirectorySummary, listMarkdown, listPageCount } from "../src/render/directory-lists.ts";
+import { type DirectorySummary, listHtml, listMarkdown } from "../src/render/directory-lists.ts";
 import { directoryOverviewMarkdown } from "../src/render/directory-markdown.ts";
 import { choicesOf } from "../src/render/directory-view.ts";
 import { guideHtml, guideMarkdown } from "../src/render/guide.ts";
 import { homeHtml, homeMarkdown } from "../src/render/home.ts";
 import { llmsFullTxt, llmsTxt } from "../src/render/llms.ts";
+import { listIndexTxt } from "../src/render/llms-index.ts";
 import { robotsTxt, type SitemapPages, sitemapPartCount, sitemapPartXml, sitemapXml } from "../src/render/sitemap.ts";
 import { STYLESHEET } from "../src/render/style.ts";
 import type { DirectoryIndex } from "../src/snapshot/directory-index.ts";
@@ -45,7 +46,7 @@ export function catalogPages(model: Model, summary: DirectorySummary): Map<strin
   const home = { site, intro, offerings, businessCount: businesses.length };
   const out = new Map<string, string>();
 
-  out.set(LLMS_PATH, llmsTxt({ site, offerings }));
+  out.set(LLMS_PATH, llmsTxt({ site, offerings, summary }));
   out.set(LLMS_FULL_PATH, llmsFullTxt({ site, intro, offerings, guides, businessCount: businesses.length }));
   for (const offering of offerings) {
     out.set(markdownPath(offeringPagePath(offering.slug)), guideMarkdown(site, offering, guide(offering.slug)));
@@ -95,7 +96,8 @@ function checkIndexSizes(documents: ReadonlyMap<string, string>): void {
 
 /**
  * Every other document, one at a time, for the build to write and forget: each listing's
- * Markdown profile, the Markdown lists by country and service, and the sitemap. A static host
+ * Markdown profile, the lists by country and service (pages in HTML and Markdown, and their
+ * llms.txt indexes, each under LLMS_MAX_CHARACTERS), and the sitemap. A static host
  * serves them from dist/; the server renders the same ones from the listings. Profiles are not
  * pre-rendered as HTML: the server renders those on request, and at 100,000 listings the HTML
  * files doubled the build's writing time and dist/'s size.
@@ -112,23 +114,26 @@ export function* listingPages(
     yield [markdownPath(path), profileMarkdown(site, business)];
   }
   const lists = [
-    ...summary.countries.map((list) => ({ list, kind: "country" as const, ranks: index.countries.indexOf(list.code) })),
-    ...summary.services.map((list, i) => ({ list, kind: "service" as const, ranks: i })),
+    ...summary.countries.map((list) => ({ list, kind: "country" as const, entry: index.countries.indexOf(list.code) })),
+    ...summary.services.map((list, i) => ({ list, kind: "service" as const, entry: i })),
   ];
-  for (const { list, kind, ranks: entry } of lists) {
+  const within = (path: string, text: string): [string, string] => {
+    if (text.length >= LLMS_MAX_CHARACTERS) {
+      throw new Error(`${path} would be ${text.length} characters, over the ${LLMS_MAX_CHARACTERS} it may have: shorten BASE_URL.`);
+    }
+    return [path, text];
+  };
+  for (const { list, kind, entry } of lists) {
     const postings = kind === "country" ? index.countryPostings : index.servicePostings;
-    for (let n = 1; n <= listPageCount(list.total); n += 1) {
-      const ranks = listPageRanks(postings, entry, n);
-      yield [
-        list.pathOf(n),
-        listMarkdown(
-          site,
-          list,
-          kind,
-          n,
-          Array.from(ranks, (rank) => businesses[rank] as (typeof businesses)[number]),
-        ),
-      ];
+    const listed = (starts: readonly number[], n: number) =>
+      Array.from(listPageRanks(postings, entry, starts, n), (rank) => businesses[rank] as (typeof businesses)[number]);
+    for (let n = 1; n <= list.paging.pages.length; n += 1) {
+      const shown = listed(list.paging.pages, n);
+      yield within(list.pathOf(n), listMarkdown(site, list, kind, n, shown));
+      yield [htmlPath(list.pagePathOf(n)), listHtml(site, list, kind, n, shown)];
+    }
+    for (let n = 1; n <= list.paging.parts.length; n += 1) {
+      yield within(list.indexPathOf(n), listIndexTxt(site, list, kind, n, listed(list.paging.parts, n)));
     }
   }
   yield [SITEMAP_PATH, sitemapXml(model.baseUrl, sitemap)];

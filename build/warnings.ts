@@ -1,7 +1,10 @@
 import { fillPattern, HOME_PATH, offeringPagePath, SITE_ROUTES } from "../src/contract.ts";
-import { listPageCount, serviceSlugs } from "../src/render/directory-lists.ts";
+import { serviceSlugs } from "../src/render/directory-lists.ts";
+import { listPaging } from "../src/render/list-paging.ts";
 import { sitemapPartCount } from "../src/render/sitemap.ts";
+import type { PublicBusiness } from "../src/schemas/business.ts";
 import type { BusinessFrontMatter, OfferingFrontMatter, SiteFrontMatter } from "../src/schemas/content.ts";
+import type { ListPaging } from "../src/snapshot/files.ts";
 import { fold } from "../src/snapshot/text.ts";
 import type { ContentProblem } from "./content.ts";
 import type { Model } from "./derive.ts";
@@ -128,32 +131,43 @@ function linkTargets(model: Model): (path: string) => boolean {
     listings.add(slug);
     listings.add(id.toLowerCase());
   }
-  // The lists by country and by service, as the directory's index has them (src/render/directory-lists.ts).
-  const byCountry = new Map<string, number>();
-  const byService = new Map<string, number>();
-  for (const { location, service } of model.businesses) {
-    byCountry.set(location.country.toLowerCase(), (byCountry.get(location.country.toLowerCase()) ?? 0) + 1);
-    byService.set(service, (byService.get(service) ?? 0) + 1);
+  // The lists by country and by service, as the directory's index has them (src/render/directory-lists.ts), paged as the build pages them.
+  const byCountry = new Map<string, PublicBusiness[]>();
+  const byService = new Map<string, PublicBusiness[]>();
+  for (const business of model.businesses) {
+    const code = business.location.country.toLowerCase();
+    const inCountry = byCountry.get(code) ?? [];
+    const inService = byService.get(business.service) ?? [];
+    inCountry.push(business);
+    inService.push(business);
+    byCountry.set(code, inCountry);
+    byService.set(business.service, inService);
   }
   const listed = model.services.map((service) => service.name).filter((name) => byService.has(name));
-  const serviceLists = new Map(serviceSlugs(listed).map((slug, i) => [slug, byService.get(listed[i] ?? "") ?? 0]));
+  const paged = (lists: Iterable<[string, PublicBusiness[]]>) =>
+    new Map([...lists].map(([name, listings]) => [name, listPaging(model.baseUrl, listings)]));
+  const countryLists = paged(byCountry);
+  const serviceLists = paged(
+    serviceSlugs(listed).map((slug, i): [string, PublicBusiness[]] => [slug, byService.get(listed[i] ?? "") ?? []]),
+  );
   const htmlPages = SITE_ROUTES.filter((route) => route.answers === "page" && route.params === "fixed").length + model.offerings.length;
   const parts = sitemapPartCount({ catalog: Array(htmlPages).fill(""), listings: { count: model.businesses.length, slugAt: () => "" } });
 
   const exact = new Set<string>();
   const listingRoutes: RegExp[] = [];
-  /** Each list's pages: the first at a pattern without `:page`, the others at the pattern with it. */
-  const addLists = (pattern: string, lists: ReadonlyMap<string, number>) => {
-    const paged = pattern.includes(":page");
-    for (const [name, count] of lists) {
-      for (let page = paged ? 2 : 1; page <= (paged ? listPageCount(count) : 1); page += 1) exact.add(fillPattern(pattern, { name, page }));
+  /** Each list's pages and index parts: the first at a pattern without `:page` or `:part`, the others at the pattern with it. */
+  const addLists = (pattern: string, lists: ReadonlyMap<string, ListPaging>) => {
+    for (const [name, paging] of lists) {
+      const numbered = pattern.includes(":page") ? paging.pages.length : pattern.includes(":part") ? paging.parts.length : 0;
+      if (numbered === 0) exact.add(fillPattern(pattern, { name }));
+      for (let n = 2; n <= numbered; n += 1) exact.add(fillPattern(pattern, { name, page: n, part: n }));
     }
   };
   for (const { pattern, params } of SITE_ROUTES) {
     if (params === "fixed") exact.add(pattern);
     else if (params === "offering") for (const { slug } of model.offerings) exact.add(fillPattern(pattern, { slug }));
     else if (params === "listing") listingRoutes.push(new RegExp(`^${pattern.replace(/\./g, "\\.").replace(/:\w+/, "([^/]+)")}$`));
-    else if (params === "country") addLists(pattern, byCountry);
+    else if (params === "country") addLists(pattern, countryLists);
     else if (params === "service") addLists(pattern, serviceLists);
     else for (let part = 1; part <= parts; part += 1) exact.add(fillPattern(pattern, { part }));
   }

@@ -79,11 +79,20 @@ export function fastifyPattern(template: string): string {
 export const OFFERING_PAGE_PATTERN = "/offerings/:slug";
 /** A listing's profile, by its slug (its id leads there by a redirect). */
 export const BUSINESS_PAGE_PATTERN = `${DIRECTORY_PATH}/:slug`;
-/** Markdown lists of a country's listings (`:name`, its code in lower case) and of a service's (its slug), LIST_PAGE_SIZE a page. */
-export const COUNTRY_LIST_PATTERN = markdownPath(`${DIRECTORY_PATH}/countries/:name`);
-export const COUNTRY_LIST_PAGE_PATTERN = markdownPath(`${DIRECTORY_PATH}/countries/:name/page-:page`);
-export const SERVICE_LIST_PATTERN = markdownPath(`${DIRECTORY_PATH}/services/:name`);
-export const SERVICE_LIST_PAGE_PATTERN = markdownPath(`${DIRECTORY_PATH}/services/:name/page-:page`);
+/**
+ * The lists of a country's listings (`:name`, its code in lower case) and of a service's (its
+ * slug), as pages (HTML and Markdown) of at most LIST_LINES_MAX_CHARACTERS of entries, and as
+ * llms.txt indexes of their Markdown profiles in parts of the same size (the root llms.txt links
+ * them). The first page and part have no number.
+ */
+export const COUNTRY_LIST_PATTERN = `${DIRECTORY_PATH}/countries/:name`;
+export const COUNTRY_LIST_PAGE_PATTERN = `${COUNTRY_LIST_PATTERN}/page-:page`;
+export const SERVICE_LIST_PATTERN = `${DIRECTORY_PATH}/services/:name`;
+export const SERVICE_LIST_PAGE_PATTERN = `${SERVICE_LIST_PATTERN}/page-:page`;
+export const COUNTRY_INDEX_PATTERN = `${COUNTRY_LIST_PATTERN}${LLMS_PATH}`;
+export const COUNTRY_INDEX_PART_PATTERN = `${COUNTRY_LIST_PATTERN}/llms-:part.txt`;
+export const SERVICE_INDEX_PATTERN = `${SERVICE_LIST_PATTERN}${LLMS_PATH}`;
+export const SERVICE_INDEX_PART_PATTERN = `${SERVICE_LIST_PATTERN}/llms-:part.txt`;
 /** A file of the sitemap index, numbered from 1, when the site has more URLs than one sitemap holds. */
 export const SITEMAP_PART_PATTERN = "/sitemaps/:part.xml";
 
@@ -108,15 +117,26 @@ export function businessPagePath(slug: string): string {
   return fillPattern(BUSINESS_PAGE_PATTERN, { slug });
 }
 
-/** The Markdown list of a country's listings, page `page` (1-based) of it. */
+/** The list of a country's listings (by its code), page `page` (1-based) of it: the page's path, for HTML and (with markdownPath) Markdown. */
 export function countryListPath(code: string, page = 1): string {
   const name = code.toLowerCase();
   return page > 1 ? fillPattern(COUNTRY_LIST_PAGE_PATTERN, { name, page }) : fillPattern(COUNTRY_LIST_PATTERN, { name });
 }
 
-/** The Markdown list of a service's listings (by its slug), page `page` (1-based) of it. */
+/** The list of a service's listings (by its slug), page `page` (1-based) of it. */
 export function serviceListPath(slug: string, page = 1): string {
   return page > 1 ? fillPattern(SERVICE_LIST_PAGE_PATTERN, { name: slug, page }) : fillPattern(SERVICE_LIST_PATTERN, { name: slug });
+}
+
+/** Part `part` (1-based) of the llms.txt index of a country's listings. */
+export function countryIndexPath(code: string, part = 1): string {
+  const name = code.toLowerCase();
+  return part > 1 ? fillPattern(COUNTRY_INDEX_PART_PATTERN, { name, part }) : fillPattern(COUNTRY_INDEX_PATTERN, { name });
+}
+
+/** Part `part` (1-based) of the llms.txt index of a service's listings. */
+export function serviceIndexPath(slug: string, part = 1): string {
+  return part > 1 ? fillPattern(SERVICE_INDEX_PART_PATTERN, { name: slug, part }) : fillPattern(SERVICE_INDEX_PATTERN, { name: slug });
 }
 
 /** The n-th (1-based) sitemap file of a sitemap index. */
@@ -132,8 +152,8 @@ export function sitemapPartPath(n: number): string {
  *   `json`: the REST API and the health checks; `mcp`: the MCP endpoint (POST).
  * - `fixed`: the pattern is the one path; `offering`: `:slug` is an offering's slug; `listing`:
  *   `:slug` or `:identifier` is an approved listing's slug or id (an id in any case); `country` and
- *   `service`: `:name` is a list's name and `:page` a page from 2 on; `sitemap-part`: `:part` from 1
- *   to the number of parts.
+ *   `service`: `:name` is a list's name, `:page` a page and `:part` a part of its index from 2 on;
+ *   `sitemap-part`: `:part` from 1 to the number of parts.
  */
 export interface SiteRoute {
   readonly pattern: string;
@@ -160,10 +180,12 @@ export const SITE_ROUTES: readonly SiteRoute[] = [
   ...page(API_DOCS_PATH, "fixed"),
   ...page(OFFERING_PAGE_PATTERN, "offering"),
   ...page(BUSINESS_PAGE_PATTERN, "listing"),
-  { pattern: COUNTRY_LIST_PATTERN, answers: "markdown", params: "country" },
-  { pattern: COUNTRY_LIST_PAGE_PATTERN, answers: "markdown", params: "country" },
-  { pattern: SERVICE_LIST_PATTERN, answers: "markdown", params: "service" },
-  { pattern: SERVICE_LIST_PAGE_PATTERN, answers: "markdown", params: "service" },
+  ...page(COUNTRY_LIST_PATTERN, "country"),
+  ...page(COUNTRY_LIST_PAGE_PATTERN, "country"),
+  ...page(SERVICE_LIST_PATTERN, "service"),
+  ...page(SERVICE_LIST_PAGE_PATTERN, "service"),
+  ...[COUNTRY_INDEX_PATTERN, COUNTRY_INDEX_PART_PATTERN].map((pattern): SiteRoute => ({ pattern, answers: "file", params: "country" })),
+  ...[SERVICE_INDEX_PATTERN, SERVICE_INDEX_PART_PATTERN].map((pattern): SiteRoute => ({ pattern, answers: "file", params: "service" })),
   ...[LLMS_PATH, LLMS_FULL_PATH, ROBOTS_PATH, SITEMAP_PATH, STYLESHEET_PATH, FAVICON_PATH, BULK_JSON_PATH, BULK_NDJSON_PATH].map(
     (pattern): SiteRoute => ({ pattern, answers: "file", params: "fixed" }),
   ),
@@ -193,10 +215,14 @@ export const OFFERINGS_Q_MAX_LENGTH = 200;
 export const MAX_OFFERINGS = 20;
 /** Most URLs in one sitemap file (the sitemap protocol's limit); more make sitemap.xml an index. */
 export const SITEMAP_MAX_URLS = 50_000;
-/** Most listings on one page of a Markdown list by country or service. */
-export const LIST_PAGE_SIZE = 1000;
-/** llms.txt stays under this many characters at any directory size. */
+/** llms.txt, every index it leads to and every list page stay under this many characters at any directory size. */
 export const LLMS_MAX_CHARACTERS = 50_000;
+/**
+ * The most characters of entries (one line each) on one page of a list or part of an index: a
+ * list that fits is one page. The rest of LLMS_MAX_CHARACTERS is the page's own lines (title,
+ * notes, links to its neighbours), and the build checks that every file stays under the limit.
+ */
+export const LIST_LINES_MAX_CHARACTERS = 45_000;
 /** llms-full.txt (catalog, guides, docs) stays under this many bytes. */
 export const LLMS_FULL_MAX_BYTES = 1_000_000;
 /** The largest MCP message accepted, in bytes; also the largest body any route reads. */

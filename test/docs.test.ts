@@ -137,7 +137,7 @@ describe("documentation generated from the route table and the tools' definition
     const llms = await text("/llms.txt");
     assert.ok(
       llms.includes(
-        `read-only tools search_businesses, get_business, search_offerings, get_offering. ${MCP_VERSIONS} Server card: ${TEST_BASE_URL}/mcp/server-card\n`,
+        `- [MCP endpoint](${TEST_BASE_URL}/docs/api/index.md#mcp-endpoint): how to call it. The endpoint is \`POST ${TEST_BASE_URL}/mcp\` (stateless Streamable HTTP with JSON responses; a GET is refused), its server card \`${TEST_BASE_URL}/mcp/server-card\`; read-only tools search_businesses, get_business, search_offerings, get_offering. ${MCP_VERSIONS}\n`,
       ),
     );
   });

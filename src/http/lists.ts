@@ -1,22 +1,31 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import {
+  COUNTRY_INDEX_PART_PATTERN,
+  COUNTRY_INDEX_PATTERN,
   COUNTRY_LIST_PAGE_PATTERN,
   COUNTRY_LIST_PATTERN,
+  HTML_TYPE,
   MARKDOWN_TYPE,
+  markdownPath,
+  SERVICE_INDEX_PART_PATTERN,
+  SERVICE_INDEX_PATTERN,
   SERVICE_LIST_PAGE_PATTERN,
   SERVICE_LIST_PATTERN,
   SITEMAP_PART_PATTERN,
   SITEMAP_PATH,
   sitemapPartPath,
+  TEXT_TYPE,
   XML_TYPE,
 } from "../contract.ts";
 import { listingAt } from "../core/directory.ts";
 import { listPageRanks } from "../core/lists.ts";
 import type { CatalogService } from "../core/service.ts";
-import { listMarkdown, listPageCount } from "../render/directory-lists.ts";
+import { listHtml, listMarkdown } from "../render/directory-lists.ts";
+import { listIndexTxt } from "../render/llms-index.ts";
 import { sitemapPages, sitemapPartCount, sitemapPartXml, sitemapXml } from "../render/sitemap.ts";
 import { slugAt } from "../snapshot/listing-lookup.ts";
 import { renderedDocument } from "./caching.ts";
+import { prefersMarkdown } from "./negotiation.ts";
 import { linkHeaders, sendDocument, sendNotFound, summaryOf, withDirectory } from "./page-replies.ts";
 import { readOnlyRoute } from "./read-only.ts";
 
@@ -30,58 +39,90 @@ function numberIn(text: string, pattern: RegExp): number {
 }
 
 /**
- * The directory's Markdown lists by country and by service, LIST_PAGE_SIZE listings a page, and
- * the sitemap: rendered on request from the snapshot's index (and kept in a bounded cache), the
- * same documents the build writes for static hosts.
+ * The directory's lists by country and by service (pages in HTML and Markdown, and their llms.txt
+ * indexes, paged as the build recorded in the snapshot), and the sitemap: rendered on request
+ * from the snapshot's index (and kept in a bounded cache), the same documents the build writes
+ * for static hosts.
  */
 export function registerLists(app: FastifyInstance, service: CatalogService): void {
-  /** A list (`page` 1-based); only its canonical path answers (page 1 has no `page-1`). */
-  function sendList(request: FastifyRequest, reply: FastifyReply, kind: "country" | "service", name: string, pageText: string) {
-    return withDirectory(service, request, reply, true, () => {
+  type Form = "html" | "markdown" | "index";
+  /**
+   * Page or part `numberText` (1-based) of a list in `form`; only its canonical path answers
+   * (page 1 has no `page-1`, part 1 no `llms-1.txt`).
+   */
+  function sendList(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    kind: "country" | "service",
+    name: string,
+    numberText: string,
+    form: Form,
+  ) {
+    const markdown = form !== "html";
+    return withDirectory(service, request, reply, markdown, () => {
       const directory = service.directory();
       const snapshot = service.current();
-      const page = numberIn(pageText, LIST_PAGE_NUMBER);
+      const n = numberIn(numberText, LIST_PAGE_NUMBER);
       const summary = summaryOf(snapshot, directory);
       const country = kind === "country" ? summary.countries.find((list) => list.code.toLowerCase() === name) : undefined;
       const byService = kind === "service" ? summary.services.find((list) => list.slug === name) : undefined;
       const found = country ?? byService;
-      if (found === undefined || page < 1 || page > listPageCount(found.total)) return sendNotFound(service, request, reply, true);
-      const path = found.pathOf(page);
-      if (request.url.split("?")[0] !== path) return sendNotFound(service, request, reply, true);
+      const starts = form === "index" ? found?.paging.parts : found?.paging.pages;
+      if (found === undefined || starts === undefined || n < 1 || n > starts.length) return sendNotFound(service, request, reply, markdown);
+      const path = form === "index" ? found.indexPathOf(n) : form === "markdown" ? found.pathOf(n) : found.pagePathOf(n);
+      if (request.url.split("?")[0] !== path) return sendNotFound(service, request, reply, markdown);
       const { index } = directory;
       const document = renderedDocument(snapshot, path, () => {
         const ranks =
           country !== undefined
-            ? listPageRanks(index.countryPostings, directory.countryIndex.get(country.code) ?? 0, page)
-            : listPageRanks(index.servicePostings, index.services.indexOf(byService?.name ?? ""), page);
-        return listMarkdown(
-          snapshot.site,
-          found,
-          kind,
-          page,
-          Array.from(ranks, (rank) => listingAt(directory, rank)),
-        );
+            ? listPageRanks(index.countryPostings, directory.countryIndex.get(country.code) ?? 0, starts, n)
+            : listPageRanks(index.servicePostings, index.services.indexOf(byService?.name ?? ""), starts, n);
+        const listed = Array.from(ranks, (rank) => listingAt(directory, rank));
+        const render = form === "index" ? listIndexTxt : form === "markdown" ? listMarkdown : listHtml;
+        return render(snapshot.site, found, kind, n, listed);
       });
-      reply.header("link", linkHeaders(path));
-      return sendDocument(reply, MARKDOWN_TYPE, document);
+      if (form === "index") return sendDocument(reply, TEXT_TYPE, document);
+      reply.header("link", linkHeaders(found.pathOf(n)));
+      return sendDocument(reply, form === "markdown" ? MARKDOWN_TYPE : HTML_TYPE, document);
     });
   }
 
   const cacheable = { cacheable: true };
-  const params = (request: FastifyRequest) => request.params as { name: string; page?: string };
-  for (const [kind, first, later] of [
-    ["country", COUNTRY_LIST_PATTERN, COUNTRY_LIST_PAGE_PATTERN],
-    ["service", SERVICE_LIST_PATTERN, SERVICE_LIST_PAGE_PATTERN],
+  const params = (request: FastifyRequest) => request.params as { name: string; page?: string; part?: string };
+  /** A list page at its own path: Markdown or HTML by the Accept header, `Vary: Accept` either way. */
+  const negotiated = (request: FastifyRequest, reply: FastifyReply): Form => {
+    reply.header("vary", "Accept");
+    return prefersMarkdown(request.headers.accept) ? "markdown" : "html";
+  };
+  for (const [kind, first, later, firstIndex, laterIndex] of [
+    ["country", COUNTRY_LIST_PATTERN, COUNTRY_LIST_PAGE_PATTERN, COUNTRY_INDEX_PATTERN, COUNTRY_INDEX_PART_PATTERN],
+    ["service", SERVICE_LIST_PATTERN, SERVICE_LIST_PAGE_PATTERN, SERVICE_INDEX_PATTERN, SERVICE_INDEX_PART_PATTERN],
   ] as const) {
+    for (const [url, numberOf] of [
+      [first, () => "1"],
+      [later, (request: FastifyRequest) => params(request).page ?? ""],
+    ] as const) {
+      readOnlyRoute(app, {
+        url,
+        config: cacheable,
+        handler: async (request, reply) =>
+          sendList(request, reply, kind, params(request).name, numberOf(request), negotiated(request, reply)),
+      });
+      readOnlyRoute(app, {
+        url: markdownPath(url),
+        config: cacheable,
+        handler: async (request, reply) => sendList(request, reply, kind, params(request).name, numberOf(request), "markdown"),
+      });
+    }
     readOnlyRoute(app, {
-      url: first,
+      url: firstIndex,
       config: cacheable,
-      handler: async (request, reply) => sendList(request, reply, kind, params(request).name, "1"),
+      handler: async (request, reply) => sendList(request, reply, kind, params(request).name, "1", "index"),
     });
     readOnlyRoute(app, {
-      url: later,
+      url: laterIndex,
       config: cacheable,
-      handler: async (request, reply) => sendList(request, reply, kind, params(request).name, params(request).page ?? ""),
+      handler: async (request, reply) => sendList(request, reply, kind, params(request).name, params(request).part ?? "", "index"),
     });
   }
 

@@ -103,7 +103,7 @@ const summaryBySnapshot = new WeakMap<object, DirectorySummary>();
 export function summaryOf(snapshot: Snapshot, directory: Directory): DirectorySummary {
   let summary = summaryBySnapshot.get(snapshot);
   if (summary === undefined) {
-    summary = directorySummary(directory.index);
+    summary = directorySummary(directory.index, snapshot.manifest.lists);
     summaryBySnapshot.set(snapshot, summary);
   }
   return summary;

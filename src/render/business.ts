@@ -67,6 +67,11 @@ export function businessListItemMarkdown(baseUrl: string, business: PublicBusine
   return `- ${mdLink(business.name, `${baseUrl}${markdownPath(businessPagePath(business.slug))}`)}: ${mdText(business.service)} (${mdText(business.category)}), ${mdText(placeOf(business))}`;
 }
 
+/** The same entry in an HTML list: the same words, the name linking the profile. */
+export function businessListItemHtml(business: PublicBusiness): string {
+  return `<a href="${escapeHtml(businessPagePath(business.slug))}">${escapeHtml(business.name)}</a>: ${escapeHtml(business.service)} (${escapeHtml(business.category)}), ${escapeHtml(placeOf(business))}`;
+}
+
 function jsonLd(business: PublicBusiness): Record<string, unknown> {
   const quote = safeHttpUrl(business.quoteUrl);
   return {

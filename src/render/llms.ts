@@ -8,6 +8,7 @@ import {
   DIRECTORY_PATH,
   HOME_PATH,
   LLMS_FULL_PATH,
+  LLMS_MAX_CHARACTERS,
   LLMS_PATH,
   MCP_PATH,
   MCP_SERVER_CARD_PATH,
@@ -19,7 +20,9 @@ import type { Offering } from "../schemas/offering.ts";
 import { DirectorySearchQuerySchema } from "../schemas/parameters.ts";
 import { apiDocsBody } from "./api-docs.ts";
 import { contactMarkdown } from "./contact.ts";
+import type { DirectorySummary } from "./directory-lists.ts";
 import { guideMarkdown } from "./guide.ts";
+import { directoryIndexSections } from "./llms-index.ts";
 import { MCP_VERSIONS_SENTENCE } from "./mcp-versions.ts";
 
 /** llms.txt (llmstxt.org): H1 name, blockquote summary, notes, then H2 sections of links with one-line notes. */
@@ -41,9 +44,9 @@ export interface LlmsInput {
   readonly offerings: readonly Offering[];
 }
 
-export function llmsTxt({ site, offerings }: LlmsInput): string {
+export function llmsTxt({ site, offerings, summary }: LlmsInput & { readonly summary: DirectorySummary }): string {
   const base = site.baseUrl;
-  return [
+  const opening = [
     ...header(site),
     "## Guides",
     "",
@@ -51,17 +54,15 @@ export function llmsTxt({ site, offerings }: LlmsInput): string {
     "",
     "## API",
     "",
-    `- [API documentation](${base}${markdownPath(API_DOCS_PATH)}): the REST JSON API, the MCP endpoint, Markdown pages, errors and caching`,
-    `- [OpenAPI 3.1 document](${base}${OPENAPI_PATH}): machine-readable description of the REST endpoints`,
-    `- [MCP endpoint](${base}${MCP_PATH}): POST only, stateless Streamable HTTP with JSON responses; read-only tools ${TOOLS.map((tool) => tool.name).join(", ")}. ${MCP_VERSIONS_SENTENCE} Server card: ${base}${MCP_SERVER_CARD_PATH}`,
+    `- [API documentation](${base}${markdownPath(API_DOCS_PATH)}): the REST JSON API, the MCP endpoint, Markdown pages, errors and caching. The OpenAPI 3.1 document is \`${base}${OPENAPI_PATH}\`; search the directory as JSON with \`GET ${base}${DIRECTORY_API_PATH}\` (${Object.keys(DirectorySearchQuerySchema.properties).join(", ")}).`,
+    `- [MCP endpoint](${base}${markdownPath(API_DOCS_PATH)}#mcp-endpoint): how to call it. The endpoint is \`POST ${base}${MCP_PATH}\` (stateless Streamable HTTP with JSON responses; a GET is refused), its server card \`${base}${MCP_SERVER_CARD_PATH}\`; read-only tools ${TOOLS.map((tool) => tool.name).join(", ")}. ${MCP_VERSIONS_SENTENCE}`,
     "",
     "## Directory",
     "",
-    `- [Business directory](${base}${markdownPath(DIRECTORY_PATH)}): how to search, and Markdown lists of every approved listing by country and by service`,
-    `- [Directory search as JSON](${base}${DIRECTORY_API_PATH}): GET with ${Object.keys(DirectorySearchQuerySchema.properties).join(", ")}`,
-    `- [businesses.json](${base}${BULK_JSON_PATH}): the whole directory for bulk use, a JSON array with one listing per line`,
-    `- [businesses.ndjson](${base}${BULK_NDJSON_PATH}): the same listings, one JSON object per line`,
+    `- [Business directory](${base}${markdownPath(DIRECTORY_PATH)}): how to search, and the lists of every approved listing by country and by service as pages. The whole directory as data: \`${base}${BULK_JSON_PATH}\` (a JSON array, one listing per line) and \`${base}${BULK_NDJSON_PATH}\` (one JSON object per line).`,
     "",
+  ];
+  const closing = [
     "## Contact",
     "",
     `- [Contact](${base}${markdownPath(CONTACT_PATH)}): who runs the service and how to reach them`,
@@ -71,7 +72,9 @@ export function llmsTxt({ site, offerings }: LlmsInput): string {
     `- [Homepage](${base}${markdownPath(HOME_PATH)}): what the service is, in Markdown`,
     `- [Full catalog](${base}${LLMS_FULL_PATH}): the homepage text, every guide, the API documentation and the contact details in one file`,
     "",
-  ].join("\n");
+  ];
+  const fixed = [...opening, ...closing].join("\n").length;
+  return [...opening, ...directoryIndexSections(site, summary, fixed, LLMS_MAX_CHARACTERS), ...closing].join("\n");
 }
 
 /** Drops a page's opening pointer line and demotes its headings one level, to nest it in llms-full.txt. */

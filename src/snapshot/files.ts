@@ -35,7 +35,7 @@ export function snapshotPath(distDir: string, file: SnapshotFile): string {
 }
 
 /** Bump when the layout or meaning of snapshot files changes, so an old `dist/` is refused. */
-export const SNAPSHOT_FORMAT_VERSION = 3;
+export const SNAPSHOT_FORMAT_VERSION = 4;
 
 export interface FileDigest {
   readonly bytes: number;
@@ -80,6 +80,26 @@ export interface Manifest {
    * server renders those from the listings, and a static host serves the build's copies.
    */
   pages: string[];
+  /**
+   * How the build paged each list (src/core/lists.ts pageStarts): countries in the directory
+   * index's order of `countries`, services in its order of `services`.
+   */
+  lists: { country: ListPaging[]; service: ListPaging[] };
+}
+
+/** Where a list's pages (HTML and Markdown) and its llms.txt index's parts start, as entry numbers from 0. */
+export interface ListPaging {
+  readonly pages: readonly number[];
+  readonly parts: readonly number[];
+}
+
+/** Whether `value` is a list's paging as the build writes it: starts from 0, ascending. */
+export function isListPaging(value: unknown): value is ListPaging {
+  const starts = (list: unknown) =>
+    Array.isArray(list) &&
+    list[0] === 0 &&
+    list.every((start, i) => Number.isSafeInteger(start) && (i === 0 || start > (list[i - 1] as number)));
+  return typeof value === "object" && value !== null && starts((value as ListPaging).pages) && starts((value as ListPaging).parts);
 }
 
 /** Where a page with URL path `urlPath` (e.g. `/offerings/x/index.md`) lives inside `dist/`. */

@@ -10,6 +10,7 @@ import { type SiteInfo, SiteInfoSchema } from "../schemas/content.ts";
 import { type Offering, OfferingSchema } from "../schemas/offering.ts";
 import { decodeDirectoryIndex, IndexFormatError } from "./directory-index.ts";
 import {
+  isListPaging,
   LISTING_BLOCK_BYTES,
   type Manifest,
   pageFile,
@@ -91,7 +92,11 @@ function checkManifest(json: unknown): Manifest {
     !digestsComplete ||
     !blocksComplete ||
     !Array.isArray(manifest.pages) ||
-    !manifest.pages.every((page) => typeof page === "string" && page.startsWith("/") && !page.includes(".."))
+    !manifest.pages.every((page) => typeof page === "string" && page.startsWith("/") && !page.includes("..")) ||
+    !Array.isArray(manifest.lists?.country) ||
+    !manifest.lists.country.every(isListPaging) ||
+    !Array.isArray(manifest.lists.service) ||
+    !manifest.lists.service.every(isListPaging)
   ) {
     throw new SnapshotError("the manifest is from another version of the build; run `npm run build`.");
   }
@@ -191,6 +196,9 @@ async function loadDirectory(distDir: string, manifest: Manifest, options: LoadO
     }
     if (index.listingsSha256 !== manifest.files.businessesNdjson.sha256) {
       throw new SnapshotError("businesses.ndjson is not the file the directory index was built from.");
+    }
+    if (manifest.lists.country.length !== index.countries.length || manifest.lists.service.length !== index.services.length) {
+      throw new SnapshotError("the manifest's lists are not the directory index's countries and services.");
     }
     const listings = await loadListings(distDir, manifest, index.count, bytes);
     try {

@@ -122,9 +122,12 @@ describe("npm run build", () => {
       "sitemap.xml",
       ...manifest.pages.map((page) => page.slice(1)),
       ...slugs.map((slug) => `businesses/${slug}/index.md`),
-      ...["ca", "de", "fr", "gb", "ie"].map((code) => `businesses/countries/${code}/index.md`),
-      ...["electrical", "handyman", "landscaping", "locksmith", "painting-decorating", "plumbing", "roofing"].map(
-        (service) => `businesses/services/${service}/index.md`,
+      // Each list as a page (HTML and Markdown) and as an llms.txt index.
+      ...["ca", "de", "fr", "gb", "ie"].flatMap((code) =>
+        ["index.html", "index.md", "llms.txt"].map((file) => `businesses/countries/${code}/${file}`),
+      ),
+      ...["electrical", "handyman", "landscaping", "locksmith", "painting-decorating", "plumbing", "roofing"].flatMap((service) =>
+        ["index.html", "index.md", "llms.txt"].map((file) => `businesses/services/${service}/${file}`),
       ),
     ];
     assert.deepEqual(Object.keys(await treeDigest(dist)).sort(), expected.sort());

@@ -115,7 +115,7 @@ test("the sample content has no warnings", async () => {
   assert.doesNotMatch(result.stdout, /warning/);
 });
 
-test("links are checked against the paths the server answers: no trailing slash, lists only as Markdown, ids in any case, sitemap parts only past 50,000 URLs", async () => {
+test("links are checked against the paths the server answers: no trailing slash, lists as pages and llms.txt indexes up to their last page, ids in any case, sitemap parts only past 50,000 URLs", async () => {
   const validation = validateContent(readContent("test/fixtures/basic"));
   assert.ok(validation.ok);
   const model = deriveModel(validation.content, "https://directory.example");
@@ -127,6 +127,8 @@ test("links are checked against the paths the server answers: no trailing slash,
     "/businesses/countries/gb/index.md",
     "/businesses/countries/gb/page-2/index.md",
     "/businesses/services/handyman/index.md",
+    "/businesses/services/handyman/llms.txt",
+    "/businesses/services/handyman/llms-2.txt",
     "/businesses/joes-handyman/index.html",
     "/businesses/joes-handyman/index.md",
     "/healthz/index.md",
@@ -144,11 +146,11 @@ test("links are checked against the paths the server answers: no trailing slash,
   assert.deepEqual(warned, [
     "1: links to /offerings/cost-guides/",
     "2: links to /businesses/",
-    "3: links to /businesses/countries/gb",
     "5: links to /businesses/countries/gb/page-2/index.md",
-    "7: links to /businesses/joes-handyman/index.html",
-    "9: links to /healthz/index.md",
-    "16: links to /sitemaps/1.xml",
+    "8: links to /businesses/services/handyman/llms-2.txt",
+    "9: links to /businesses/joes-handyman/index.html",
+    "11: links to /healthz/index.md",
+    "18: links to /sitemaps/1.xml",
   ]);
 });
 

@@ -211,16 +211,26 @@ test("llms.txt follows the llmstxt.org layout: H1, blockquote summary, H2 sectio
   assert.equal(lines[0], "# Pages Fixture Directory");
   assert.equal(lines[2], "> A small directory for the page tests.");
   const sections = lines.filter((line) => line.startsWith("## "));
-  assert.deepEqual(sections, ["## Guides", "## API", "## Directory", "## Contact", "## Optional"]);
+  assert.deepEqual(sections, [
+    "## Guides",
+    "## API",
+    "## Directory",
+    "## Listings by service",
+    "## Listings by country",
+    "## Contact",
+    "## Optional",
+  ]);
   const links = lines.filter((line) => line.startsWith("- "));
-  for (const line of links) assert.match(line, /^- \[[^\]]+\]\(http:\/\/localhost:3000\/[^)]*\): \S/);
+  // Every link is a Markdown page or an llms.txt index: data files and endpoints are named as text.
+  for (const line of links) assert.match(line, /^- \[[^\]]+\]\(<?http:\/\/localhost:3000\/[^)]*(\.md(#[a-z-]+)?|\.txt)>?\)(: \S|$)/);
   assert.ok(
     links.includes(
       `- [Request quotes](${TEST_BASE_URL}/offerings/request-quotes/index.md): Describe a job once and hear back from local trades.`,
     ),
   );
-  assert.ok(links.some((line) => line.startsWith(`- [MCP endpoint](${TEST_BASE_URL}/mcp): POST only`)));
-  assert.ok(links.some((line) => line.startsWith(`- [OpenAPI 3.1 document](${TEST_BASE_URL}/openapi.json)`)));
+  assert.ok(links.some((line) => line.startsWith(`- [MCP endpoint](${TEST_BASE_URL}/docs/api/index.md#mcp-endpoint): how to call it.`)));
+  assert.ok(links.some((line) => line.includes(`The OpenAPI 3.1 document is \`${TEST_BASE_URL}/openapi.json\``)));
+  assert.ok(links.includes(`- [Plumbing, 12 listings](<${TEST_BASE_URL}/businesses/services/plumbing/llms.txt>)`), links.join("\n"));
 });
 
 test("a page URL that does not decode gets the 404 page in the kind asked for; an API URL gets a JSON 400", async () => {
