@@ -93,6 +93,9 @@ export function directorySummary(index: DirectoryIndex, paging: ListsPaging): Di
 
 /** What a page of a list says, in HTML and Markdown alike: its heading, its range, and its neighbours. */
 interface ListPageText {
+  readonly title: string;
+  /** " (page 2 of 3)" on a list of more than one page. */
+  readonly ofPages: string;
   readonly heading: string;
   readonly range: string;
   readonly previous: number | null;
@@ -103,8 +106,11 @@ function listPageText(list: ListingList, kind: "country" | "service", page: numb
   const pages = list.paging.pages.length;
   const first = (list.paging.pages[page - 1] ?? 0) + 1;
   const title = kind === "country" ? `Listings in ${list.title}` : `Listings for ${list.title}`;
+  const ofPages = pages > 1 ? ` (page ${page} of ${pages})` : "";
   return {
-    heading: pages > 1 ? `${title} (page ${page} of ${pages})` : title,
+    title,
+    ofPages,
+    heading: `${title}${ofPages}`,
     range:
       shown === 0
         ? "No approved listing here."
@@ -131,7 +137,7 @@ export function listMarkdown(
   return [
     agentPointer(base),
     "",
-    `# ${mdText(text.heading)}`,
+    `# ${mdText(text.title)}${text.ofPages}`,
     "",
     ...(navigation.length === 0 ? [] : [...navigation, ""]),
     text.range,
