@@ -1,3 +1,5 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { markdownLinks } from "../build/markdown-links.ts";
 import { LLMS_FULL_PATH, LLMS_MAX_CHARACTERS, LLMS_PATH } from "../src/contract.ts";
 
@@ -60,4 +62,37 @@ export async function crawlLlms(
   };
   while (queue.length > 0) await Promise.all(queue.splice(0, width).map(visit));
   return { files, longest, tooLong, broken, markdown };
+}
+
+/** The walk a bench size reports: index files read, the longest, and how many approved profiles it reached. */
+export interface LlmsWalk {
+  readonly files: number;
+  readonly longestCharacters: number;
+  readonly tooLong: number;
+  readonly reached: number;
+  readonly profiles: number;
+  readonly seconds: number;
+}
+
+/** Walks the tree of the snapshot in `dist` (built for `baseUrl`) from its files, as a static host would serve them. */
+export async function walkDist(dist: string, baseUrl: string): Promise<LlmsWalk> {
+  const started = performance.now();
+  const crawl = await crawlLlms(baseUrl, async (url) => {
+    try {
+      return { status: 200, text: await readFile(join(dist, url.slice(baseUrl.length)), "utf8") };
+    } catch {
+      return { status: 404, text: "" };
+    }
+  });
+  const seconds = (performance.now() - started) / 1000;
+  const lines = (await readFile(join(dist, "data/businesses.ndjson"), "utf8")).split("\n").filter((line) => line !== "");
+  const profiles = lines.map((line) => (JSON.parse(line) as { markdownUrl: string }).markdownUrl);
+  return {
+    files: crawl.files,
+    longestCharacters: crawl.longest.characters,
+    tooLong: crawl.tooLong.length,
+    reached: profiles.filter((url) => crawl.markdown.has(url)).length,
+    profiles: profiles.length,
+    seconds,
+  };
 }

@@ -2,7 +2,9 @@
  * What a bench run reports: a line per scenario as it is measured, then the tables (Markdown),
  * printed and written with every figure to the results file.
  */
+
 import { writeFile } from "node:fs/promises";
+import type { LlmsWalk } from "./llms-crawl.ts";
 import { cpuMicrosPerRequest, type LoadResult, type Pacing } from "./load.ts";
 
 export interface Row {
@@ -29,6 +31,8 @@ export interface SizeResult extends Serving {
   readonly buildPeakMiB: number;
   readonly checkSeconds: number;
   readonly distMiB: number;
+  /** The walk of the llms.txt indexes from /llms.txt, on the built files. */
+  readonly llms: LlmsWalk;
   /** The --against server's start and memory on the same snapshot. */
   readonly against?: Serving;
   readonly rows: Row[];
@@ -92,6 +96,15 @@ function table(results: readonly SizeResult[]): string {
       `| ${size.listings.toLocaleString("en")} | ${size.buildSeconds.toFixed(1)} | ${size.buildPeakMiB} | ${size.checkSeconds.toFixed(1)} | ${size.distMiB.toFixed(0)} | ${serving(size)}${size.against === undefined ? "" : ` ${serving(size.against)}`}`,
     );
   }
+  lines.push(
+    "",
+    "| listings | llms.txt walk: index files | longest characters | files of 50,000 or more | profiles reached | approved profiles | s |",
+    "| ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ...results.map(
+      ({ listings, llms }) =>
+        `| ${listings.toLocaleString("en")} | ${llms.files} | ${llms.longestCharacters} | ${llms.tooLong} | ${llms.reached} | ${llms.profiles} | ${llms.seconds.toFixed(1)} |`,
+    ),
+  );
   if (results.some((size) => size.rows.some((row) => row.against !== undefined))) lines.push("", ...comparison(results));
   return lines.join("\n");
 }

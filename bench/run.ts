@@ -25,6 +25,7 @@ import { mkdir } from "node:fs/promises";
 import { cpus, tmpdir, totalmem } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { walkDist } from "./llms-crawl.ts";
 import type { Pacing } from "./load.ts";
 import { buildSnapshot, compile, ROOT, removeSnapshots, stageAgainst } from "./processes.ts";
 import { report, type SizeResult } from "./report.ts";
@@ -82,6 +83,10 @@ await removeSnapshots(WORK);
 for (const listings of sizes) {
   console.log(`\n${listings.toLocaleString("en")} listings`);
   const snapshot = await buildSnapshot(WORK, listings, Number(values.settle));
+  const llms = await walkDist(snapshot.dist, snapshot.env.BASE_URL ?? "");
+  console.log(
+    `  llms.txt walk: ${llms.files} index files (longest ${llms.longestCharacters} characters), ${llms.reached} of ${llms.profiles} profiles reached, ${llms.seconds.toFixed(1)} s`,
+  );
   const measured = await measureScenarios(snapshot, { pacing, work: WORK, scenarios, ...(against === undefined ? {} : { against }) });
   const { approved, buildSeconds, buildPeakMiB, checkSeconds, distMiB } = snapshot;
   results.push({
@@ -91,6 +96,7 @@ for (const listings of sizes) {
     buildPeakMiB,
     checkSeconds,
     distMiB,
+    llms,
     ...measured.serving,
     ...(measured.against === undefined ? {} : { against: measured.against }),
     rows: measured.rows,
