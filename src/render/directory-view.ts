@@ -5,8 +5,8 @@ import type { FormValues, PageField } from "./directory-form.ts";
 import type { DirectorySummary } from "./directory-lists.ts";
 
 /**
- * What the directory page is rendered from, in HTML (directory-html.ts) and in Markdown
- * (directory-markdown.ts): the same view, choices and next steps, so that both say the same.
+ * What the directory page (directory.ts) is built from: what it shows, the choices it offers and
+ * the next steps after a search that found nothing.
  */
 
 /** What a search that found nothing offers next (src/core/suggest.ts), with the services to browse and their counts. */
@@ -14,17 +14,20 @@ export interface EmptySearchOffer extends EmptySearchHelp {
   readonly services: readonly { readonly name: string; readonly total: number; readonly markdownPath: string }[];
 }
 
-/** What the directory has to choose from: its countries and services, each with its count of listings. */
+/**
+ * What the directory has to choose from: its countries and services, each with its count of
+ * listings and its Markdown list (where the page's Markdown sends an agent that browses).
+ */
 export interface DirectoryChoices {
-  readonly countries: readonly { readonly code: string; readonly total: number }[];
-  readonly services: readonly { readonly name: string; readonly total: number }[];
+  readonly countries: readonly { readonly code: string; readonly total: number; readonly markdownPath: string }[];
+  readonly services: readonly { readonly name: string; readonly total: number; readonly markdownPath: string }[];
 }
 
 /** The choices of a directory summary (src/render/directory-lists.ts). */
 export function choicesOf(summary: DirectorySummary): DirectoryChoices {
   return {
-    countries: summary.countries.map(({ code, total }) => ({ code, total })),
-    services: summary.services.map(({ name, total }) => ({ name, total })),
+    countries: summary.countries.map(({ code, total, pathOf }) => ({ code, total, markdownPath: pathOf(1) })),
+    services: summary.services.map(({ name, total, pathOf }) => ({ name, total, markdownPath: pathOf(1) })),
   };
 }
 
