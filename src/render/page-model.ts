@@ -13,8 +13,9 @@ import { markdownToHtml } from "./markdown-html.ts";
  * Who wrote each piece of text decides how it is written out: a plain string is the site's own
  * words or an editor's one-line text (escaped in HTML, kept as it is in Markdown), `supplied` is
  * text a business wrote (escaped in HTML, escaped in Markdown so it cannot turn into markup), and
- * a business's description is an `untrusted` block (plain paragraphs in HTML, fenced and
- * labelled in Markdown).
+ * a business's description is an `untrusted` block (plain paragraphs in HTML, fenced under the
+ * untrusted label in Markdown, whatever heading the HTML gives it) or a card's `excerpt` (fenced
+ * in Markdown too).
  */
 
 /** A link: `href` for the HTML (site-relative or absolute), `md` for the Markdown (a site path gets the base URL). */
