@@ -22,9 +22,8 @@ import { page } from "../src/core/paging.ts";
 import { apiDocsHtml, apiDocsMarkdown } from "../src/render/api-docs.ts";
 import { profileMarkdown } from "../src/render/business.ts";
 import { contactHtml, contactMarkdown } from "../src/render/contact.ts";
-import { directoryHtml } from "../src/render/directory-html.ts";
+import { directoryHtml, directoryMarkdown } from "../src/render/directory.ts";
 import { type DirectorySummary, listHtml, listMarkdown } from "../src/render/directory-lists.ts";
-import { directoryOverviewMarkdown } from "../src/render/directory-markdown.ts";
 import { choicesOf } from "../src/render/directory-view.ts";
 import { guideHtml, guideMarkdown } from "../src/render/guide.ts";
 import { homeHtml, homeMarkdown } from "../src/render/home.ts";
@@ -53,18 +52,21 @@ export function catalogPages(model: Model, summary: DirectorySummary): Map<strin
   }
   out.set(markdownPath(API_DOCS_PATH), apiDocsMarkdown(site));
   out.set(markdownPath(HOME_PATH), homeMarkdown(home));
-  out.set(markdownPath(DIRECTORY_PATH), directoryOverviewMarkdown(site, summary));
+  // The directory's first page: what a static host serves at /businesses, and what the server answers there when nothing is searched.
+  const firstPage = {
+    kind: "results",
+    form: {},
+    searched: false,
+    page: page(businesses, 0, DIRECTORY_DEFAULT_LIMIT),
+    total: businesses.length,
+  } as const;
+  out.set(markdownPath(DIRECTORY_PATH), directoryMarkdown(site, firstPage, choicesOf(summary)));
   out.set(markdownPath(CONTACT_PATH), contactMarkdown(site));
 
   // HTML pages, in the order the sitemap lists them.
   out.set(htmlPath(HOME_PATH), homeHtml(home));
   for (const offering of offerings) out.set(htmlPath(offeringPagePath(offering.slug)), guideHtml(site, offering, guide(offering.slug)));
-  // The directory's first page: what a static host serves at /businesses, and what the server answers there when nothing is searched.
-  const first = page(businesses, 0, DIRECTORY_DEFAULT_LIMIT);
-  out.set(
-    htmlPath(DIRECTORY_PATH),
-    directoryHtml(site, { kind: "results", form: {}, searched: false, page: first, total: businesses.length }, choicesOf(summary)),
-  );
+  out.set(htmlPath(DIRECTORY_PATH), directoryHtml(site, firstPage, choicesOf(summary)));
   out.set(htmlPath(CONTACT_PATH), contactHtml(site));
   out.set(htmlPath(API_DOCS_PATH), apiDocsHtml(site));
 

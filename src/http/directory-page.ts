@@ -3,9 +3,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { DIRECTORY_PATH, HTML_TYPE, htmlPath, MARKDOWN_TYPE, markdownPath } from "../contract.ts";
 import type { CatalogService } from "../core/service.ts";
 import { helpForEmptySearch } from "../core/suggest.ts";
+import { directoryHtml, directoryMarkdown } from "../render/directory.ts";
 import { type DirectoryPageQuery, parseDirectoryQuery } from "../render/directory-form.ts";
-import { directoryHtml } from "../render/directory-html.ts";
-import { directoryProblemMarkdown, directoryResultsMarkdown } from "../render/directory-markdown.ts";
 import { choicesOf, type DirectoryChoices, type EmptySearchOffer } from "../render/directory-view.ts";
 import type { DirectorySearchQuery } from "../schemas/parameters.ts";
 import { prefersMarkdown } from "./negotiation.ts";
@@ -31,7 +30,7 @@ export function registerDirectoryPage(app: FastifyInstance, service: CatalogServ
     const summary = summaryOf(service.current(), directory);
     return {
       ...helpForEmptySearch(directory, query),
-      services: summary.services.map((entry) => ({ name: entry.name, total: entry.total, markdownPath: entry.pathOf(1) })),
+      services: choicesOf(summary).services,
     };
   }
 
@@ -49,16 +48,18 @@ export function registerDirectoryPage(app: FastifyInstance, service: CatalogServ
     const total = () => (nothing ? 0 : service.countBusinesses(parsed.query));
     if (markdown) {
       const overview = untouched ? snapshotPage(snapshot, markdownPath(DIRECTORY_PATH)) : undefined;
-      return overview === undefined
-        ? sendBody(reply, MARKDOWN_TYPE, directoryResultsMarkdown(snapshot.site, parsed.form, result, total(), offer))
-        : sendDocument(reply, MARKDOWN_TYPE, overview);
+      if (overview !== undefined) return sendDocument(reply, MARKDOWN_TYPE, overview);
+    } else {
+      // The build wrote the first page for static hosts; it is this very page when no field holds text.
+      const blankForm = Object.values(parsed.form).every((value) => value === "");
+      const firstPage = untouched && blankForm ? snapshotPage(snapshot, htmlPath(DIRECTORY_PATH)) : undefined;
+      if (firstPage !== undefined) return sendDocument(reply, HTML_TYPE, firstPage);
     }
-    // The build wrote the first page for static hosts; it is this very page when no field holds text.
-    const blankForm = Object.values(parsed.form).every((value) => value === "");
-    const firstPage = untouched && blankForm ? snapshotPage(snapshot, htmlPath(DIRECTORY_PATH)) : undefined;
-    if (firstPage !== undefined) return sendDocument(reply, HTML_TYPE, firstPage);
     const view = { kind: "results", form: parsed.form, searched: parsed.searched, page: result, total: total(), offer } as const;
-    return sendBody(reply, HTML_TYPE, directoryHtml(snapshot.site, view, choicesOf(summaryOf(snapshot, service.directory()))));
+    const choices = choicesOf(summaryOf(snapshot, service.directory()));
+    return markdown
+      ? sendBody(reply, MARKDOWN_TYPE, directoryMarkdown(snapshot.site, view, choices))
+      : sendBody(reply, HTML_TYPE, directoryHtml(snapshot.site, view, choices));
   }
 
   /** `markdown` is fixed for the Markdown URL, and follows the Accept header at the page's own. */
@@ -70,7 +71,7 @@ export function registerDirectoryPage(app: FastifyInstance, service: CatalogServ
       const view = { kind: "invalid", form: parsed.form, field: parsed.field, message: parsed.message } as const;
       reply.code(400);
       return markdown
-        ? sendBody(reply, MARKDOWN_TYPE, directoryProblemMarkdown(site, view))
+        ? sendBody(reply, MARKDOWN_TYPE, directoryMarkdown(site, view, directoryChoices()))
         : sendBody(reply, HTML_TYPE, directoryHtml(site, view, directoryChoices()));
     }
     return withDirectory(service, request, reply, markdown, () => directoryResults(reply, markdown, parsed));

@@ -45,7 +45,9 @@ function numberIn(text: string, pattern: RegExp): number {
  * for static hosts.
  */
 export function registerLists(app: FastifyInstance, service: CatalogService): void {
+  /** What is sent: the page in HTML or Markdown, or the index part; and at which URL it was asked for. */
   type Form = "html" | "markdown" | "index";
+  type Url = "page" | "markdown" | "index";
   /**
    * Page or part `numberText` (1-based) of a list in `form`; only its canonical path answers
    * (page 1 has no `page-1`, part 1 no `llms-1.txt`).
@@ -57,6 +59,7 @@ export function registerLists(app: FastifyInstance, service: CatalogService): vo
     name: string,
     numberText: string,
     form: Form,
+    url: Url,
   ) {
     const markdown = form !== "html";
     return withDirectory(service, request, reply, markdown, () => {
@@ -69,10 +72,12 @@ export function registerLists(app: FastifyInstance, service: CatalogService): vo
       const found = country ?? byService;
       const starts = form === "index" ? found?.paging.parts : found?.paging.pages;
       if (found === undefined || starts === undefined || n < 1 || n > starts.length) return sendNotFound(service, request, reply, markdown);
-      const path = form === "index" ? found.indexPathOf(n) : form === "markdown" ? found.pathOf(n) : found.pagePathOf(n);
+      const path = url === "index" ? found.indexPathOf(n) : url === "markdown" ? found.pathOf(n) : found.pagePathOf(n);
       if (request.url.split("?")[0] !== path) return sendNotFound(service, request, reply, markdown);
       const { index } = directory;
-      const document = renderedDocument(snapshot, path, () => {
+      // Kept under the path of what is sent: the Markdown asked for at the page's own path is the Markdown URL's document.
+      const key = form === "index" ? found.indexPathOf(n) : form === "markdown" ? found.pathOf(n) : found.pagePathOf(n);
+      const document = renderedDocument(snapshot, key, () => {
         const ranks =
           country !== undefined
             ? listPageRanks(index.countryPostings, directory.countryIndex.get(country.code) ?? 0, starts, n)
@@ -106,23 +111,23 @@ export function registerLists(app: FastifyInstance, service: CatalogService): vo
         url,
         config: cacheable,
         handler: async (request, reply) =>
-          sendList(request, reply, kind, params(request).name, numberOf(request), negotiated(request, reply)),
+          sendList(request, reply, kind, params(request).name, numberOf(request), negotiated(request, reply), "page"),
       });
       readOnlyRoute(app, {
         url: markdownPath(url),
         config: cacheable,
-        handler: async (request, reply) => sendList(request, reply, kind, params(request).name, numberOf(request), "markdown"),
+        handler: async (request, reply) => sendList(request, reply, kind, params(request).name, numberOf(request), "markdown", "markdown"),
       });
     }
     readOnlyRoute(app, {
       url: firstIndex,
       config: cacheable,
-      handler: async (request, reply) => sendList(request, reply, kind, params(request).name, "1", "index"),
+      handler: async (request, reply) => sendList(request, reply, kind, params(request).name, "1", "index", "index"),
     });
     readOnlyRoute(app, {
       url: laterIndex,
       config: cacheable,
-      handler: async (request, reply) => sendList(request, reply, kind, params(request).name, params(request).part ?? "", "index"),
+      handler: async (request, reply) => sendList(request, reply, kind, params(request).name, params(request).part ?? "", "index", "index"),
     });
   }
 

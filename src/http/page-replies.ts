@@ -2,9 +2,8 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { DIRECTORY_PATH, HTML_TYPE, LLMS_PATH, MARKDOWN_TYPE, markdownPath } from "../contract.ts";
 import { ApiError } from "../core/errors.ts";
 import type { CatalogService } from "../core/service.ts";
-import { directoryHtml } from "../render/directory-html.ts";
+import { directoryHtml, directoryMarkdown } from "../render/directory.ts";
 import { type DirectorySummary, directorySummary } from "../render/directory-lists.ts";
-import { directoryProblemMarkdown } from "../render/directory-markdown.ts";
 import { notFoundHtml, notFoundMarkdown } from "../render/not-found.ts";
 import type { Directory, Snapshot } from "../snapshot/types.ts";
 import { type Document, snapshotDocument } from "./caching.ts";
@@ -75,7 +74,7 @@ function sendUnavailable(service: CatalogService, reply: FastifyReply, markdown:
     .header("vary", "Accept")
     .header("link", linkHeaders(markdownPath(DIRECTORY_PATH)));
   return markdown
-    ? sendBody(reply, MARKDOWN_TYPE, renderedOnce(snapshot, "503.md", () => directoryProblemMarkdown(snapshot.site, view)).body)
+    ? sendBody(reply, MARKDOWN_TYPE, renderedOnce(snapshot, "503.md", () => directoryMarkdown(snapshot.site, view)).body)
     : sendBody(reply, HTML_TYPE, renderedOnce(snapshot, "503.html", () => directoryHtml(snapshot.site, view)).body);
 }
 

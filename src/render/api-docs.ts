@@ -24,10 +24,8 @@ import {
 import type { SiteInfo } from "../schemas/content.ts";
 import { ERROR_CODES } from "../schemas/error.ts";
 import { DIRECTORY_RULES, DirectorySearchQuerySchema } from "../schemas/parameters.ts";
-import { layout } from "./layout.ts";
-import { agentPointer } from "./markdown.ts";
-import { markdownToHtml } from "./markdown-html.ts";
 import { MCP_VERSIONS_SENTENCE } from "./mcp-versions.ts";
+import { type PageModel, pageHtml, pageMarkdown } from "./page-model.ts";
 
 const TITLE = "API, MCP and Markdown documentation";
 
@@ -126,20 +124,27 @@ Every page has a Markdown version: send \`Accept: text/markdown\` to the page's 
 [${base}${LLMS_PATH}](${base}${LLMS_PATH}) is the index for AI agents (llmstxt.org format); [${base}${LLMS_FULL_PATH}](${base}${LLMS_FULL_PATH}) holds the whole catalog and directory in one file.`;
 }
 
-export function apiDocsMarkdown(site: SiteInfo): string {
-  return `${agentPointer(site.baseUrl)}\n\n# ${TITLE}\n\n${body(site)}\n`;
-}
-
-export function apiDocsHtml(site: SiteInfo): string {
-  return layout({
-    site,
+/** The documentation page, built once for both renderings: its body is our own Markdown. */
+function apiDocs(site: SiteInfo): PageModel {
+  return {
     path: API_DOCS_PATH,
     title: TITLE,
     description: `How programs and AI agents read ${site.name}: the REST JSON API, the MCP endpoint, Markdown pages and llms.txt.`,
     markdownPath: markdownPath(API_DOCS_PATH),
     section: "api",
-    main: `<h1>${TITLE}</h1>\n${markdownToHtml(body(site))}`,
-  });
+    blocks: [
+      { kind: "heading", level: 1, text: [TITLE] },
+      { kind: "editorial", markdown: body(site) },
+    ],
+  };
+}
+
+export function apiDocsMarkdown(site: SiteInfo): string {
+  return pageMarkdown(site, apiDocs(site));
+}
+
+export function apiDocsHtml(site: SiteInfo): string {
+  return pageHtml(site, apiDocs(site));
 }
 
 /** Just the body, for llms-full.txt. */

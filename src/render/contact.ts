@@ -1,65 +1,48 @@
 import { API_DOCS_PATH, CONTACT_PATH, DIRECTORY_PATH, LLMS_PATH, markdownPath } from "../contract.ts";
 import type { SiteInfo } from "../schemas/content.ts";
-import { escapeHtml } from "./escape.ts";
-import { layout } from "./layout.ts";
-import { agentPointer } from "./markdown.ts";
-
-function facts(site: SiteInfo): [string, string][] {
-  const { contact } = site;
-  const rows: [string, string][] = [["Email", contact.email]];
-  if (contact.hours !== undefined) rows.push(["Hours", contact.hours]);
-  if (contact.responseTime !== undefined) rows.push(["Replies", contact.responseTime]);
-  if (contact.address !== undefined) rows.push(["Address", contact.address]);
-  rows.push(["Operator", site.operator]);
-  return rows;
-}
+import { type Inline, link, type PageModel, pageHtml, pageMarkdown } from "./page-model.ts";
 
 const SCOPE = [
   "We can help with this directory: a listing that looks wrong, a broken page, or a question about the API, MCP endpoint or Markdown pages.",
   "We cannot pass messages to a business, send quote requests or book work. To ask a business for a quote, open its profile in the directory and follow its quote link yourself.",
 ];
 
-export function contactMarkdown(site: SiteInfo): string {
-  const base = site.baseUrl;
-  return [
-    agentPointer(base),
-    "",
-    "# Contact",
-    "",
-    `How to reach the people who run ${site.name}.`,
-    "",
-    ...facts(site).map(([label, value]) => `- ${label}: ${value.replace(/\s+/g, " ")}`),
-    "",
-    ...SCOPE.flatMap((paragraph) => [paragraph, ""]),
-    `- [Business directory](${base}${markdownPath(DIRECTORY_PATH)})`,
-    `- [API documentation](${base}${markdownPath(API_DOCS_PATH)})`,
-    `- [llms.txt](${base}${LLMS_PATH})`,
-    "",
-  ].join("\n");
-}
-
-export function contactHtml(site: SiteInfo): string {
-  const rows = facts(site)
-    .map(([label, value]) =>
-      label === "Email"
-        ? `<dt>${label}</dt><dd><a href="mailto:${escapeHtml(encodeURI(value))}">${escapeHtml(value)}</a></dd>`
-        : `<dt>${label}</dt><dd>${escapeHtml(value)}</dd>`,
-    )
-    .join("\n");
-  const main = `<h1>Contact</h1>
-<p class="lead">How to reach the people who run ${escapeHtml(site.name)}.</p>
-<dl class="facts">
-${rows}
-</dl>
-${SCOPE.map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`).join("\n")}
-<p><a href="${DIRECTORY_PATH}">Search the business directory</a> · <a href="${API_DOCS_PATH}">API documentation</a></p>`;
-  return layout({
-    site,
+/** The contact page, built once for both renderings. */
+function contact(site: SiteInfo): PageModel {
+  const { email, hours, responseTime, address } = site.contact;
+  const rows: { label: string; value: Inline[] }[] = [{ label: "Email", value: [link(email, `mailto:${encodeURI(email)}`)] }];
+  if (hours !== undefined) rows.push({ label: "Hours", value: [hours] });
+  if (responseTime !== undefined) rows.push({ label: "Replies", value: [responseTime] });
+  if (address !== undefined) rows.push({ label: "Address", value: [address] });
+  rows.push({ label: "Operator", value: [site.operator] });
+  return {
     path: CONTACT_PATH,
     title: "Contact",
     description: `Contact details of ${site.name}.`,
     markdownPath: markdownPath(CONTACT_PATH),
     section: "contact",
-    main,
-  });
+    blocks: [
+      { kind: "heading", level: 1, text: ["Contact"] },
+      { kind: "paragraph", className: "lead", text: [`How to reach the people who run ${site.name}.`] },
+      { kind: "facts", rows },
+      ...SCOPE.map((paragraph) => ({ kind: "paragraph", text: [paragraph] }) as const),
+      {
+        kind: "paragraph",
+        text: [
+          link("Search the business directory", DIRECTORY_PATH, { md: markdownPath(DIRECTORY_PATH) }),
+          " · ",
+          link("API documentation", API_DOCS_PATH, { md: markdownPath(API_DOCS_PATH) }),
+          { agents: [" · ", link("llms.txt", LLMS_PATH), ": the index of this site for agents"] },
+        ],
+      },
+    ],
+  };
+}
+
+export function contactMarkdown(site: SiteInfo): string {
+  return pageMarkdown(site, contact(site));
+}
+
+export function contactHtml(site: SiteInfo): string {
+  return pageHtml(site, contact(site));
 }

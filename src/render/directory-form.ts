@@ -1,4 +1,4 @@
-import { DIRECTORY_DEFAULT_LIMIT } from "../contract.ts";
+import { DIRECTORY_DEFAULT_LIMIT, DIRECTORY_LOCATION_MAX_LENGTH, DIRECTORY_PATH, DIRECTORY_Q_MAX_LENGTH } from "../contract.ts";
 import { coerceIntegers, integerParameters } from "../core/validation.ts";
 import { createAjv } from "../schemas/ajv.ts";
 import {
@@ -7,6 +7,8 @@ import {
   DirectorySearchQuerySchema,
   directorySearchProperties,
 } from "../schemas/parameters.ts";
+import { countryName } from "./business.ts";
+import { escapeHtml } from "./escape.ts";
 
 /**
  * The directory page's query string, validated with the API's own schemas (src/schemas): the
@@ -32,7 +34,7 @@ const validators = Object.fromEntries(
 ) as Record<PageField, ReturnType<typeof ajv.compile>>;
 
 /** How each field is named on the page. */
-export const FIELD_LABELS: Readonly<Record<PageField, string>> = {
+const FIELD_LABELS: Readonly<Record<PageField, string>> = {
   q: "Service or name",
   location: "Town, region or postcode",
   country: "Country code",
@@ -108,4 +110,61 @@ export function directoryHref(path: string, form: FormValues, offset: number): s
   if (offset > 0) params.set("offset", String(offset));
   const search = params.toString();
   return search === "" ? path : `${path}?${search}`;
+}
+
+// The form, for people: the page's Markdown says how to search in words instead.
+
+/** What the form shows: the values typed, the field with a problem, and the countries to choose from. */
+interface FormState {
+  readonly form: FormValues;
+  readonly invalid: PageField | null;
+  readonly countries: readonly { readonly code: string; readonly total: number }[] | undefined;
+}
+
+function field(name: "q" | "location" | "country", hint: string, state: FormState, extra = ""): string {
+  const invalid = state.invalid === name;
+  const value = state.form[name] ?? "";
+  return `<div>
+<label for="${name}">${escapeHtml(FIELD_LABELS[name])} <span class="hint" id="${name}-hint">${escapeHtml(hint)}</span></label>
+<input id="${name}" name="${name}" type="text" value="${escapeHtml(value)}" aria-describedby="${name}-hint${invalid ? " form-problem" : ""}"${invalid ? ' aria-invalid="true"' : ""}${extra}>
+</div>`;
+}
+
+/**
+ * The country field: a choice of the countries that have listings, with their counts. A value
+ * that is no such code (typed into the URL) stays selected as it was typed, escaped, so that the
+ * page can say what is wrong with it. Without choices (the directory is unavailable) it is a text field.
+ */
+function countryField(state: FormState): string {
+  if (state.countries === undefined || state.countries.length === 0) {
+    return field("country", "Two letters, such as GB or IE", state, ' maxlength="2" autocomplete="country"');
+  }
+  const typed = (state.form.country ?? "").trim();
+  const chosen = state.countries.find(({ code }) => code === typed.toUpperCase());
+  const invalid = state.invalid === "country";
+  const option = (value: string, label: string, selected: boolean) =>
+    `<option value="${escapeHtml(value)}"${selected ? " selected" : ""}>${escapeHtml(label)}</option>`;
+  const options = [
+    option("", "Any country", typed === ""),
+    ...(typed !== "" && chosen === undefined ? [option(typed, typed, true)] : []),
+    ...state.countries.map(({ code, total }) =>
+      option(code, `${countryName(code)} (${total.toLocaleString("en")})`, code === chosen?.code),
+    ),
+  ];
+  return `<div>
+<label for="country">${escapeHtml(FIELD_LABELS.country)} <span class="hint" id="country-hint">Countries with listings</span></label>
+<select id="country" name="country" aria-describedby="country-hint${invalid ? " form-problem" : ""}"${invalid ? ' aria-invalid="true"' : ""}>
+${options.join("\n")}
+</select>
+</div>`;
+}
+
+/** The directory's search form, filled in with what was typed; its labels and hints are for people (data-markdown-ignore). */
+export function searchFormHtml(state: FormState): string {
+  return `<form class="search-form" method="get" action="${DIRECTORY_PATH}" role="search" aria-label="Search the directory" data-markdown-ignore>
+${field("q", "For example: plumber, electrician, O'Brien", state, ` maxlength="${DIRECTORY_Q_MAX_LENGTH}" autocomplete="off"`)}
+${field("location", "Part of a town, region or postcode", state, ` maxlength="${DIRECTORY_LOCATION_MAX_LENGTH}"`)}
+${countryField(state)}
+<div><button class="button" type="submit">Search</button></div>
+</form>`;
 }

@@ -5,26 +5,40 @@ import type { FormValues, PageField } from "./directory-form.ts";
 import type { DirectorySummary } from "./directory-lists.ts";
 
 /**
- * What the directory page is rendered from, in HTML (directory-html.ts) and in Markdown
- * (directory-markdown.ts): the same view, choices and next steps, so that both say the same.
+ * What the directory page (directory.ts) is built from: what it shows, the choices it offers and
+ * the next steps after a search that found nothing.
  */
 
 /** What a search that found nothing offers next (src/core/suggest.ts), with the services to browse and their counts. */
 export interface EmptySearchOffer extends EmptySearchHelp {
-  readonly services: readonly { readonly name: string; readonly total: number; readonly markdownPath: string }[];
+  readonly services: DirectoryChoices["services"];
 }
 
-/** What the directory has to choose from: its countries and services, each with its count of listings. */
+/**
+ * What the directory has to choose from: its countries and services, each with its count of
+ * listings and the list of exactly those listings (`path`, its page; `markdownPath`, the same
+ * page in Markdown), so a count and the page it links always agree.
+ */
 export interface DirectoryChoices {
-  readonly countries: readonly { readonly code: string; readonly total: number }[];
-  readonly services: readonly { readonly name: string; readonly total: number }[];
+  readonly countries: readonly { readonly code: string; readonly total: number; readonly path: string; readonly markdownPath: string }[];
+  readonly services: readonly { readonly name: string; readonly total: number; readonly path: string; readonly markdownPath: string }[];
 }
 
 /** The choices of a directory summary (src/render/directory-lists.ts). */
 export function choicesOf(summary: DirectorySummary): DirectoryChoices {
   return {
-    countries: summary.countries.map(({ code, total }) => ({ code, total })),
-    services: summary.services.map(({ name, total }) => ({ name, total })),
+    countries: summary.countries.map(({ code, total, pathOf, pagePathOf }) => ({
+      code,
+      total,
+      path: pagePathOf(1),
+      markdownPath: pathOf(1),
+    })),
+    services: summary.services.map(({ name, total, pathOf, pagePathOf }) => ({
+      name,
+      total,
+      path: pagePathOf(1),
+      markdownPath: pathOf(1),
+    })),
   };
 }
 

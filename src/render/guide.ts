@@ -1,10 +1,8 @@
 import { LLMS_PATH, markdownPath, offeringApiPath, offeringPagePath } from "../contract.ts";
 import type { SiteInfo } from "../schemas/content.ts";
 import type { Offering } from "../schemas/offering.ts";
-import { escapeHtml, safeLink } from "./escape.ts";
-import { layout } from "./layout.ts";
-import { agentPointer, mdLink } from "./markdown.ts";
-import { markdownToHtml } from "./markdown-html.ts";
+import { safeLink } from "./escape.ts";
+import { type Block, type Card, link, type PageModel, pageHtml, pageMarkdown } from "./page-model.ts";
 
 /** A URL on this site as a site-relative path (so links work on any host), others as they are. */
 function localHref(baseUrl: string, url: string): string {
@@ -16,101 +14,99 @@ function callToAction(offering: Offering): string | null {
   return offering.url === offering.guideUrl ? null : safeLink(offering.url);
 }
 
-function featureLinkHtml(baseUrl: string, link: Offering["features"][number]["link"]): string {
-  if (link === undefined) return "";
-  const href = safeLink(link.href);
-  return href === null ? "" : ` <a href="${escapeHtml(localHref(baseUrl, href))}">${escapeHtml(link.label)}</a>`;
-}
-
-export function guideHtml(site: SiteInfo, offering: Offering, guide: string): string {
+/** A guide, built once for both renderings. */
+function guide(site: SiteInfo, offering: Offering, body: string): PageModel {
+  const base = site.baseUrl;
   const path = offeringPagePath(offering.slug);
   const cta = callToAction(offering);
-  const ctaHtml =
-    cta === null
-      ? `<p><a class="button" href="#steps">${escapeHtml(offering.action)}</a></p>`
-      : `<p><a class="button" href="${escapeHtml(localHref(site.baseUrl, cta))}">${escapeHtml(offering.action)}</a></p>`;
-  const features = offering.features
-    .map(
-      (feature) =>
-        `<li class="card"><h3>${escapeHtml(feature.title)}</h3><p>${escapeHtml(feature.text)}${featureLinkHtml(site.baseUrl, feature.link)}</p></li>`,
-    )
-    .join("\n");
-  const steps = offering.steps.map((step) => `<li>${escapeHtml(step)}</li>`).join("\n");
-  const faq = offering.questions.map(({ question, answer }) => `<dt>${escapeHtml(question)}</dt><dd>${escapeHtml(answer)}</dd>`).join("\n");
-  const main = `<p class="meta"><a href="/#offerings">Offerings</a></p>
-<h1>${escapeHtml(offering.name)}</h1>
-<p class="lead">${escapeHtml(offering.description)}</p>
-<dl class="facts">
-<dt>Who it is for</dt><dd>${escapeHtml(offering.audience)}</dd>
-<dt>Access</dt><dd>${escapeHtml(offering.access)}</dd>
-</dl>
-${ctaHtml}
-<section aria-labelledby="guide">
-<h2 id="guide">Guide</h2>
-${markdownToHtml(guide)}
-</section>
-${offering.features.length === 0 ? "" : `<section aria-labelledby="features">\n<h2 id="features">Features</h2>\n<ul class="cards">\n${features}\n</ul>\n</section>`}
-${offering.steps.length === 0 ? "" : `<section aria-labelledby="steps-heading" id="steps">\n<h2 id="steps-heading">Steps</h2>\n<ol class="steps">\n${steps}\n</ol>\n</section>`}
-${offering.questions.length === 0 ? "" : `<section aria-labelledby="faq">\n<h2 id="faq">Frequently asked questions</h2>\n<dl class="faq">\n${faq}\n</dl>\n</section>`}
-<section aria-labelledby="access">
-<h2 id="access">Access and next step</h2>
-<p>${escapeHtml(offering.access)}</p>
-${ctaHtml}
-<p class="meta">Programs can read this offering as JSON at <a href="${escapeHtml(offeringApiPath(offering.slug))}">${escapeHtml(offeringApiPath(offering.slug))}</a>.</p>
-</section>`;
-  return layout({
-    site,
+  const api = offeringApiPath(offering.slug);
+  const button: Block = {
+    kind: "paragraph",
+    only: "people",
+    text: [link(offering.action, cta === null ? "#steps" : localHref(base, cta), { className: "button" })],
+  };
+  const features: Card[] = offering.features.map((feature) => {
+    const href = feature.link === undefined ? null : safeLink(feature.link.href);
+    const more = href === null || feature.link === undefined ? [] : [" ", link(feature.link.label, localHref(base, href), { md: href })];
+    return { title: [feature.title], lines: [{ text: [feature.text, ...more] }] };
+  });
+  const sections: Block[] = [];
+  if (features.length > 0)
+    sections.push({ kind: "section", id: "features", heading: ["Features"], blocks: [{ kind: "cards", cards: features }] });
+  if (offering.steps.length > 0) {
+    sections.push({
+      kind: "section",
+      id: "steps-heading",
+      anchor: "steps",
+      heading: ["Steps"],
+      blocks: [{ kind: "list", ordered: true, className: "steps", items: offering.steps.map((step) => [step]) }],
+    });
+  }
+  if (offering.questions.length > 0) {
+    sections.push({
+      kind: "section",
+      id: "faq",
+      heading: ["Frequently asked questions"],
+      blocks: [{ kind: "faq", items: offering.questions }],
+    });
+  }
+  return {
     path,
     title: offering.name,
     description: offering.description,
     markdownPath: markdownPath(path),
     section: "offerings",
-    main,
-  });
+    blocks: [
+      { kind: "paragraph", className: "meta", only: "people", text: [link("Offerings", "/#offerings")] },
+      { kind: "heading", level: 1, text: [offering.name] },
+      { kind: "paragraph", className: "lead", text: [offering.description] },
+      {
+        kind: "facts",
+        rows: [
+          { label: "Who it is for", value: [offering.audience] },
+          { label: "Access", value: [offering.access] },
+          {
+            label: "Next step",
+            value: cta === null ? [`${offering.action} (see the steps below)`] : [link(offering.action, cta)],
+            only: "agents",
+          },
+          { label: "This guide in Markdown", value: [offering.markdownUrl], only: "agents" },
+          { label: "JSON", value: [`${base}${api}`], only: "agents" },
+        ],
+      },
+      button,
+      { kind: "section", id: "guide", heading: ["Guide"], blocks: [{ kind: "editorial", markdown: body }] },
+      ...sections,
+      {
+        kind: "section",
+        id: "access",
+        heading: ["Access and next step"],
+        blocks: [
+          { kind: "paragraph", text: [offering.access] },
+          button,
+          { kind: "paragraph", className: "meta", text: ["Programs can read this offering as JSON at ", link(api, api), "."] },
+        ],
+      },
+      {
+        kind: "section",
+        id: "more",
+        only: "agents",
+        heading: ["More"],
+        blocks: [
+          {
+            kind: "list",
+            items: [[link("All offerings", markdownPath("/"))], [link("llms.txt", LLMS_PATH), ": the index of this site for agents"]],
+          },
+        ],
+      },
+    ],
+  };
 }
 
-/** Editors' one-line text as one Markdown line (it is ours, so it keeps its own emphasis). */
-function line(text: string): string {
-  return text.replace(/\s+/g, " ").trim();
+export function guideHtml(site: SiteInfo, offering: Offering, body: string): string {
+  return pageHtml(site, guide(site, offering, body));
 }
 
-export function guideMarkdown(site: SiteInfo, offering: Offering, guide: string): string {
-  const base = site.baseUrl;
-  const cta = callToAction(offering);
-  const features = offering.features.map((feature) => {
-    const href = feature.link === undefined ? null : safeLink(feature.link.href);
-    const link =
-      href === null || feature.link === undefined ? "" : ` (${mdLink(feature.link.label, href.startsWith("/") ? `${base}${href}` : href)})`;
-    return `- **${line(feature.title)}**: ${line(feature.text)}${link}`;
-  });
-  const lines = [
-    agentPointer(base),
-    "",
-    `# ${line(offering.name)}`,
-    "",
-    line(offering.description),
-    "",
-    `- Who it is for: ${line(offering.audience)}`,
-    `- Access: ${line(offering.access)}`,
-    cta === null ? `- Next step: ${line(offering.action)} (see the steps below)` : `- Next step: ${mdLink(offering.action, cta)}`,
-    `- This guide in Markdown: ${offering.markdownUrl}`,
-    `- JSON: ${base}${offeringApiPath(offering.slug)}`,
-    "",
-    guide,
-    "",
-  ];
-  if (features.length > 0) lines.push("## Features", "", ...features, "");
-  if (offering.steps.length > 0) lines.push("## Steps", "", ...offering.steps.map((step, i) => `${i + 1}. ${line(step)}`), "");
-  if (offering.questions.length > 0) {
-    lines.push("## Frequently asked questions", "");
-    for (const { question, answer } of offering.questions) lines.push(`### ${line(question)}`, "", line(answer), "");
-  }
-  lines.push(
-    "## More",
-    "",
-    `- ${mdLink("All offerings", `${base}${markdownPath("/")}`)}`,
-    `- ${mdLink("llms.txt", `${base}${LLMS_PATH}`)}: the index of this site for agents`,
-    "",
-  );
-  return lines.join("\n");
+export function guideMarkdown(site: SiteInfo, offering: Offering, body: string): string {
+  return pageMarkdown(site, guide(site, offering, body));
 }

@@ -37,6 +37,7 @@ main:focus { outline: none; }
 .site-header { background: var(--accent-dark); color: #fff; }
 .site-header .wrap { display: flex; flex-wrap: wrap; align-items: center; justify-content: space-between; gap: 0.5rem 1.5rem; padding-top: 0.75rem; padding-bottom: 0.75rem; }
 .site-header a { color: #fff; }
+.agent-links { flex-basis: 100%; margin: 0; font-size: 0.85rem; }
 .site-name { font-weight: 700; font-size: 1.15rem; text-decoration: none; }
 .site-header ul { list-style: none; display: flex; flex-wrap: wrap; gap: 0.25rem 1rem; margin: 0; padding: 0; }
 .site-header a[aria-current="page"] { text-decoration-thickness: 3px; }

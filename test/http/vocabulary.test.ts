@@ -151,7 +151,7 @@ describe("a page search that finds nothing offers the next step", () => {
     assert.ok(comma.text.includes('value="plumber, leeds"'), "the form keeps what was typed");
     const hours = await html("/businesses?q=24/7");
     assert.equal(hours.status, 200);
-    assert.ok(hours.text.includes('<p role="status">Showing 1 to 1 of 1 listing.</p>'), hours.text);
+    assert.ok(hours.text.includes('<p role="status">Results 1 to 1 of 1, in name order.</p>'), hours.text);
     // The API stays strict (the spec): the same q is a 400 there.
     assert.equal((await fetch(`${server.current.url}/api/directory?q=plumber,%20leeds`)).status, 400);
   });
@@ -162,7 +162,7 @@ describe("a page search that finds nothing offers the next step", () => {
     assert.ok(page.text.includes('<li><a href="/businesses?q=Plumbing">Plumbing</a> (20)</li>'));
     assert.ok(page.text.includes('<li><a href="/businesses?q=Carpentry+%26+Joinery">Carpentry &amp; Joinery</a> (11)</li>'));
     const both = await (await fetch(`${server.current.url}/businesses/index.md?q=electrican%20dublin`)).text();
-    assert.ok(both.includes("instead of electrican"), both);
+    assert.ok(both.includes("instead of “electrican”"), both);
     assert.match(both, /- \[Electrical in Dublin\]\(<http:\/\/localhost:3000\/businesses\/index\.md\?q=electrical&location=Dublin>\)/);
   });
 });
@@ -176,12 +176,14 @@ describe("the HTML and Markdown pages of one search are twins", () => {
     if (accept === "text/html") {
       return {
         slugs: [...text.matchAll(/<li class="card">\n<h3><a href="\/businesses\/([a-z0-9-]+)"/g)].map((match) => match[1] ?? ""),
-        total: Number((/Showing [\d,]+ to [\d,]+ of ([\d,]+) listing/.exec(text)?.[1] ?? "0").replaceAll(",", "")),
+        total: Number(
+          (/<p role="status">Results [\d,]+ to [\d,]+ of ([\d,]+), in name order\./.exec(text)?.[1] ?? "0").replaceAll(",", ""),
+        ),
       };
     }
     return {
       slugs: [...text.matchAll(/^- \[[^\n]*\]\(<[^>]*\/businesses\/([a-z0-9-]+)\/index\.md>\)/gm)].map((match) => match[1] ?? ""),
-      total: Number((/Results [\d,]+ to [\d,]+ of ([\d,]+), in name order/.exec(text)?.[1] ?? "0").replaceAll(",", "")),
+      total: Number((/^Results [\d,]+ to [\d,]+ of ([\d,]+), in name order\./m.exec(text)?.[1] ?? "0").replaceAll(",", "")),
     };
   }
 
@@ -229,7 +231,7 @@ test("the pages list the services in the order of services.yml, with their count
     vocabulary,
   );
   const markdown = await (await fetch(`${server.current.url}/businesses/index.md`)).text();
-  const section = markdown.slice(markdown.indexOf("## Browse by service"), markdown.indexOf("## Bulk data"));
+  const section = markdown.slice(markdown.indexOf("### By service"), markdown.indexOf("### By country"));
   assert.deepEqual(
     [...section.matchAll(/^- \[([^\]]+)\]/gm)].map((match) => match[1]?.replaceAll("\\&", "&")),
     vocabulary,

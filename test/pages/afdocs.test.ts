@@ -28,7 +28,19 @@ interface CheckResult {
 const server = serveContent(SAMPLE_CONTENT);
 
 test("AFDocs scores the sample content 100, with no check failing or warning", async () => {
-  const args = [AFDOCS, "check", server.current.url, "--format", "json", "--score", "--quiet", "--sampling", "deterministic", "--canonical-origin", TEST_BASE_URL];
+  const args = [
+    AFDOCS,
+    "check",
+    server.current.url,
+    "--format",
+    "json",
+    "--score",
+    "--quiet",
+    "--sampling",
+    "deterministic",
+    "--canonical-origin",
+    TEST_BASE_URL,
+  ];
   // It exits 1 when a check fails; its report is on stdout either way.
   const stdout = await run(process.execPath, args, { maxBuffer: 256 * 2 ** 20 }).then(
     (result) => result.stdout,

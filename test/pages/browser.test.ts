@@ -111,7 +111,7 @@ browserTest(
     assert.equal(await page.locator(".cards .card").count(), 10);
     await check(page, "2-directory-results");
 
-    assert.equal(await page.locator('[role="status"]').first().innerText(), "Showing 1 to 10 of 12 listings.");
+    assert.equal(await page.locator('[role="status"]').first().innerText(), "Results 1 to 10 of 12, in name order.");
     await Promise.all([page.waitForURL(/offset=10/), page.getByRole("link", { name: "Page 2", exact: true }).click()]);
     assert.deepEqual(await page.locator(".cards .card h3").allInnerTexts(), ["Jarvis Plumbing", "Kerr Plumbing"]);
     assert.equal(await page.locator('.pager [aria-current="page"]').innerText(), "2");

@@ -27,7 +27,7 @@ test("the directory page without a search lists the first ten listings in name o
   ]);
   assert.ok(html.includes('<a rel="next" href="/businesses?offset=10">Next page</a>'));
   assert.ok(html.includes('<h2 id="results">All 12 approved listings, A to Z</h2>'));
-  assert.ok(html.includes('<p role="status">Showing 1 to 10 of 12 listings.</p>'));
+  assert.ok(html.includes('<p role="status">Results 1 to 10 of 12, in name order.</p>'));
   assert.ok(
     html.includes('<ol><li><span aria-current="page">1</span></li><li><a href="/businesses?offset=10" aria-label="Page 2">2</a></li></ol>'),
   );
@@ -126,7 +126,7 @@ test("Accept text/markdown on a search gets the results as Markdown with a next-
   assert.ok(body.includes("Search: q = plumb; country = GB."));
   assert.ok(
     body.includes(
-      `- [Abbott Plumbing](<${TEST_BASE_URL}/businesses/abbott-plumbing/index.md>): Plumbing (Repairs & maintenance), Leeds, West Yorkshire, United Kingdom`,
+      `- [Abbott Plumbing](<${TEST_BASE_URL}/businesses/abbott-plumbing/index.md>)\n  Plumbing · Repairs & maintenance\n  Leeds, West Yorkshire, United Kingdom\n  [Request a quote from Abbott Plumbing](<https://fixture.example/quotes/new?business=abbott-plumbing>)\n`,
     ),
   );
   assert.ok(body.includes(`Next page: ${TEST_BASE_URL}/businesses/index.md?q=plumb&country=GB&offset=10`));
@@ -144,9 +144,14 @@ test("the Markdown URL answers a search too, without any Accept header, and its 
   assert.equal(second.status, 200);
   const page2 = await second.text();
   assert.ok(page2.includes("Results 11 to "), page2);
-  // Every link in the Markdown is a Markdown URL or a data file, never an HTML page.
+  // Every link in the Markdown to this site is a Markdown URL or a data file, never an HTML page; the others are listings' quote links.
   for (const text of [body, page2]) {
-    for (const [url] of text.matchAll(/https?:\/\/[^\s)>]+/g)) {
+    for (const [url] of text.matchAll(/https?:\/\/[^\s)>`]+/g)) {
+      if (!url.startsWith(`${TEST_BASE_URL}/`)) {
+        const line = text.split("\n").find((candidate) => candidate.includes(`](<${url}>)`)) ?? "";
+        assert.ok(line.startsWith("  [Request a quote from "), url);
+        continue;
+      }
       const path = new URL(url).pathname;
       assert.ok(/\.(md|txt|json|ndjson)$/.test(path) || path.startsWith("/api/") || path === "/mcp", `${url} is not a Markdown URL`);
     }
@@ -173,7 +178,7 @@ test("the Markdown URL without a query is the directory overview a static host s
   const overview = await (await get("/businesses/index.md")).text();
   assert.ok(overview.startsWith("> "), overview.slice(0, 80));
   assert.ok(overview.includes("# Business directory\n"));
-  assert.ok(overview.includes("## Browse by country"));
+  assert.ok(overview.includes("\n### By country\n"));
   const invalid = await get("/businesses/index.md?country=1");
   assert.equal(invalid.status, 400);
   assert.equal(invalid.headers.get("content-type"), "text/markdown; charset=utf-8");
@@ -183,7 +188,7 @@ test("Accept text/markdown with invalid input gets a 400 Markdown page", async (
   const response = await get("/businesses?country=1", "text/markdown");
   assert.equal(response.status, 400);
   assert.equal(response.headers.get("content-type"), "text/markdown; charset=utf-8");
-  assert.ok((await response.text()).includes("# Business directory: please check your search"));
+  assert.ok((await response.text()).includes("\n## Please check your search\n"));
 });
 
 describe("when the directory data is unavailable", () => {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { readFile } from "node:fs/promises";
+import { cp, readFile, rm } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, describe, test } from "node:test";
@@ -10,9 +10,9 @@ import { type RunningServer, startServer } from "../helpers/server.ts";
 import { buildSnapshot, SAMPLE_CONTENT, TEST_BASE_URL, tempDir } from "../helpers/snapshot.ts";
 
 /**
- * The llms.txt tree as an agent walks it, and the lists it leads to: on the sample content, and
- * on 2,000 generated listings (no services.yml), where the largest country's list is longer than
- * one file.
+ * The llms.txt tree as an agent walks it, and the lists it leads to: on the sample content (also
+ * without its services.yml), and on 2,000 generated listings, where the largest country's list is
+ * longer than one file.
  */
 
 interface Site {
@@ -63,15 +63,20 @@ async function profileUrls(site: Site): Promise<string[]> {
 let work: { path: string; remove: () => Promise<void> };
 let sample: Site;
 let generated: Site;
+let withoutServices: Site;
 before(async () => {
   work = await tempDir("llms-tree-");
   await generateContent(`${work.path}/generated`, 2000);
+  await cp(SAMPLE_CONTENT, `${work.path}/without-services`, { recursive: true });
+  await rm(`${work.path}/without-services/services.yml`);
   sample = await serve(SAMPLE_CONTENT, `${work.path}/sample-dist`);
   generated = await serve(`${work.path}/generated`, `${work.path}/generated-dist`);
+  withoutServices = await serve(`${work.path}/without-services`, `${work.path}/without-services-dist`);
 });
 after(async () => {
   await sample?.close();
   await generated?.close();
+  await withoutServices?.close();
   await work.remove();
 });
 
@@ -163,7 +168,8 @@ test("a list longer than one file is cut into pages, each giving its range and i
 
 test("a list that fits under 50,000 characters is one page and one index part", async () => {
   const overview = await (await fetch(`${sample.server.url}/businesses/index.md`)).text();
-  const plumbing = Number(/\[Plumbing\]\([^)]*\): ([0-9]+) listings/.exec(overview)?.[1]);
+  const plumbing = Number(/\[Plumbing\]\(<[^>]*>\) \(([0-9]+)\)/.exec(overview)?.[1]);
+  assert.equal(plumbing, 20);
   const page = await (await fetch(`${sample.server.url}/businesses/services/plumbing/index.md`)).text();
   assert.ok(page.includes(`Listings 1 to ${plumbing} of ${plumbing}, in name order.`));
   assert.ok(!page.includes("Next page"));
@@ -187,4 +193,34 @@ test("a page asked for with a trailing slash redirects to the page without it, q
     ["//example.com/", 404, null],
     ["/\\example.com/", 404, null],
   ]);
+});
+
+test("without services.yml, every service and country the directory page counts links pages that list exactly that many listings", async () => {
+  const site = withoutServices.server.url;
+  const html = await (await fetch(`${site}/businesses`)).text();
+  const browse = [...html.matchAll(/<li><a href="([^"]+)">([^<]+)<\/a> \(([0-9,]+)\)<\/li>/g)].map(([, href, label, shown]) => ({
+    href: href ?? "",
+    label: label ?? "",
+    shown: Number((shown ?? "").replace(/,/g, "")),
+  }));
+  assert.ok(browse.length > 20, `${browse.length} services and countries`);
+  const disagreeing: string[] = [];
+  for (const { href, label, shown } of browse) {
+    // Every page of the list, following its Next page links; its entries are the listings.
+    let listed = 0;
+    let range = "";
+    for (let next: string | undefined = href; next !== undefined; ) {
+      const page = await (await fetch(`${site}${next}`)).text();
+      range ||= /(?:Listings|Results) [0-9,]+ to [0-9,]+ of ([0-9,]+)/.exec(page)?.[1] ?? "none";
+      // A list's entries, or a search's result cards.
+      listed +=
+        (/<ul class="listing-list">\n([\s\S]*?)\n<\/ul>/.exec(page)?.[1]?.split("\n").length ?? 0) +
+        page.split('<li class="card">').length -
+        1;
+      next = /<a rel="next" href="([^"]+)">/.exec(page)?.[1]?.replace(/&amp;/g, "&");
+    }
+    if (range.replace(/,/g, "") !== String(shown) || listed !== shown)
+      disagreeing.push(`${label}: shows ${shown}, its pages say ${range} and list ${listed}`);
+  }
+  assert.deepEqual(disagreeing, []);
 });
