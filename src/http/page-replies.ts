@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { DIRECTORY_PATH, HTML_TYPE, LLMS_PATH, MARKDOWN_TYPE, markdownPath } from "../contract.ts";
+import { API_CATALOG_PATH, DIRECTORY_PATH, HTML_TYPE, LLMS_PATH, MARKDOWN_TYPE, markdownPath } from "../contract.ts";
 import { ApiError } from "../core/errors.ts";
 import type { CatalogService } from "../core/service.ts";
 import { directoryHtml } from "../render/directory-html.ts";
@@ -17,10 +17,13 @@ import { prefersMarkdown } from "./negotiation.ts";
  * answer by src/http/security.ts.
  */
 
-/** The `Link` headers of a page: its Markdown URL (when it has one) and llms.txt. */
+/** The `Link` to the API catalog (RFC 9727 §3): on every page, and on the catalog itself. */
+export const API_CATALOG_LINK = `<${API_CATALOG_PATH}>; rel="api-catalog"`;
+
+/** The `Link` headers of a page: its Markdown URL (when it has one), llms.txt and the API catalog. */
 export function linkHeaders(markdownUrl: string | null): string[] {
-  const describedBy = `<${LLMS_PATH}>; rel="describedby"`;
-  return markdownUrl === null ? [describedBy] : [`<${markdownUrl}>; rel="alternate"; type="text/markdown"`, describedBy];
+  const shared = [`<${LLMS_PATH}>; rel="describedby"`, API_CATALOG_LINK];
+  return markdownUrl === null ? shared : [`<${markdownUrl}>; rel="alternate"; type="text/markdown"`, ...shared];
 }
 
 /** Sends a page body of `type`. */
