@@ -50,7 +50,7 @@ export function registerDirectoryPage(app: FastifyInstance, service: CatalogServ
     if (markdown) {
       const overview = untouched ? snapshotPage(snapshot, markdownPath(DIRECTORY_PATH)) : undefined;
       return overview === undefined
-        ? sendBody(reply, MARKDOWN_TYPE, directoryResultsMarkdown(snapshot.site, parsed.form, result, total(), offer))
+        ? sendBody(reply, snapshot, MARKDOWN_TYPE, directoryResultsMarkdown(snapshot.site, parsed.form, result, total(), offer))
         : sendDocument(reply, MARKDOWN_TYPE, overview);
     }
     // The build wrote the first page for static hosts; it is this very page when no field holds text.
@@ -58,7 +58,7 @@ export function registerDirectoryPage(app: FastifyInstance, service: CatalogServ
     const firstPage = untouched && blankForm ? snapshotPage(snapshot, htmlPath(DIRECTORY_PATH)) : undefined;
     if (firstPage !== undefined) return sendDocument(reply, HTML_TYPE, firstPage);
     const view = { kind: "results", form: parsed.form, searched: parsed.searched, page: result, total: total(), offer } as const;
-    return sendBody(reply, HTML_TYPE, directoryHtml(snapshot.site, view, choicesOf(summaryOf(snapshot, service.directory()))));
+    return sendBody(reply, snapshot, HTML_TYPE, directoryHtml(snapshot.site, view, choicesOf(summaryOf(snapshot, service.directory()))));
   }
 
   /** `markdown` is fixed for the Markdown URL, and follows the Accept header at the page's own. */
@@ -66,12 +66,12 @@ export function registerDirectoryPage(app: FastifyInstance, service: CatalogServ
     reply.header("link", linkHeaders(markdownPath(DIRECTORY_PATH)));
     const parsed = parseDirectoryQuery(request.query as Record<string, unknown>);
     if (!parsed.ok) {
-      const site = service.current().site;
+      const snapshot = service.current();
       const view = { kind: "invalid", form: parsed.form, field: parsed.field, message: parsed.message } as const;
       reply.code(400);
       return markdown
-        ? sendBody(reply, MARKDOWN_TYPE, directoryProblemMarkdown(site, view))
-        : sendBody(reply, HTML_TYPE, directoryHtml(site, view, directoryChoices()));
+        ? sendBody(reply, snapshot, MARKDOWN_TYPE, directoryProblemMarkdown(snapshot.site, view))
+        : sendBody(reply, snapshot, HTML_TYPE, directoryHtml(snapshot.site, view, directoryChoices()));
     }
     return withDirectory(service, request, reply, markdown, () => directoryResults(reply, markdown, parsed));
   }

@@ -10,11 +10,12 @@ import type { Directory, Snapshot } from "../snapshot/types.ts";
 import { type Document, snapshotDocument } from "./caching.ts";
 import type { NotFoundPage } from "./errors.ts";
 import { prefersMarkdown } from "./negotiation.ts";
+import { contentSignalOf, estimateTokens, setPageHeaders } from "./page-headers.ts";
 
 /**
  * What every page route answers with: the headers pages carry, documents kept per snapshot, and
  * the 404 and 503 pages. Security headers (CSP, nosniff, referrer policy) are set for every
- * answer by src/http/security.ts.
+ * answer by src/http/security.ts; Content-Signal and x-markdown-tokens by src/http/page-headers.ts.
  */
 
 /** The `Link` to the API catalog (RFC 9727 §3): on every page, and on the catalog itself. */
@@ -26,14 +27,21 @@ export function linkHeaders(markdownUrl: string | null): string[] {
   return markdownUrl === null ? shared : [`<${markdownUrl}>; rel="alternate"; type="text/markdown"`, ...shared];
 }
 
-/** Sends a page body of `type`. */
-export function sendBody(reply: FastifyReply, type: string, body: string | Buffer): FastifyReply {
-  return reply.type(type).send(body);
+/** Sends a page of `type` rendered for this request from `snapshot`. */
+export function sendBody(reply: FastifyReply, snapshot: Snapshot, type: string, text: string): FastifyReply {
+  setPageHeaders(reply, type, { tokens: estimateTokens(text), contentSignal: contentSignalOf(snapshot.site) });
+  return reply.type(type).send(text);
+}
+
+/** Sends a document made once per snapshot, without its entity tag (an error page: errors are never cached). */
+function sendUntagged(reply: FastifyReply, type: string, document: Document): FastifyReply {
+  setPageHeaders(reply, type, document);
+  return reply.type(type).send(document.body);
 }
 
 /** Sends a document made once per snapshot, with its entity tag. */
 export function sendDocument(reply: FastifyReply, type: string, document: Document): FastifyReply {
-  return sendBody(reply.header("etag", document.etag), type, document.body);
+  return sendUntagged(reply.header("etag", document.etag), type, document);
 }
 
 /** A page the build wrote into the snapshot (`/llms.txt`, `/offerings/x/index.md`), hashed once. */
@@ -58,8 +66,16 @@ export function sendNotFound(
   const { site, catalog } = snapshot;
   reply.code(404).header("vary", "Accept").header("link", linkHeaders(null));
   return markdown
-    ? sendBody(reply, MARKDOWN_TYPE, renderedOnce(snapshot, "404.md", () => notFoundMarkdown(site, catalog.offerings)).body)
-    : sendBody(reply, HTML_TYPE, renderedOnce(snapshot, "404.html", () => notFoundHtml(site, catalog.offerings)).body);
+    ? sendUntagged(
+        reply,
+        MARKDOWN_TYPE,
+        renderedOnce(snapshot, "404.md", () => notFoundMarkdown(site, catalog.offerings)),
+      )
+    : sendUntagged(
+        reply,
+        HTML_TYPE,
+        renderedOnce(snapshot, "404.html", () => notFoundHtml(site, catalog.offerings)),
+      );
 }
 
 /** The page every unknown path outside the API gets: Markdown for a Markdown URL (`….md`) or when Markdown is preferred. */
@@ -78,8 +94,16 @@ function sendUnavailable(service: CatalogService, reply: FastifyReply, markdown:
     .header("vary", "Accept")
     .header("link", linkHeaders(markdownPath(DIRECTORY_PATH)));
   return markdown
-    ? sendBody(reply, MARKDOWN_TYPE, renderedOnce(snapshot, "503.md", () => directoryProblemMarkdown(snapshot.site, view)).body)
-    : sendBody(reply, HTML_TYPE, renderedOnce(snapshot, "503.html", () => directoryHtml(snapshot.site, view)).body);
+    ? sendUntagged(
+        reply,
+        MARKDOWN_TYPE,
+        renderedOnce(snapshot, "503.md", () => directoryProblemMarkdown(snapshot.site, view)),
+      )
+    : sendUntagged(
+        reply,
+        HTML_TYPE,
+        renderedOnce(snapshot, "503.html", () => directoryHtml(snapshot.site, view)),
+      );
 }
 
 /** Runs a directory lookup; a 503 becomes the unavailable page, a 404 the not-found page. */
