@@ -29,7 +29,9 @@ export function linkHeaders(markdownUrl: string | null): string[] {
 
 /** Sends a page of `type` rendered for this request from `snapshot`. */
 export function sendBody(reply: FastifyReply, snapshot: Snapshot, type: string, text: string): FastifyReply {
-  setPageHeaders(reply, type, { tokens: estimateTokens(text), contentSignal: contentSignalOf(snapshot.site) });
+  // Only Markdown carries the estimate: an HTML page (a search's, often large) is not read for it.
+  const tokens = type === MARKDOWN_TYPE ? estimateTokens(text) : 0;
+  setPageHeaders(reply, type, { tokens, contentSignal: contentSignalOf(snapshot.site) });
   return reply.type(type).send(text);
 }
 
