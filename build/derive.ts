@@ -77,8 +77,16 @@ function toPublicBusiness(baseUrl: string, { slug, data, body }: Entry<BusinessF
 }
 
 /** The site facts the snapshot publishes: site.md's front matter and the base URL. */
-function siteInfo(baseUrl: string, { name, summary, operator, contact, licence }: SiteFrontMatter): SiteInfo {
-  return { baseUrl, name, summary, operator, contact, ...(licence === undefined ? {} : { licence }) };
+function siteInfo(baseUrl: string, { name, summary, operator, contact, licence, contentSignal }: SiteFrontMatter): SiteInfo {
+  return {
+    baseUrl,
+    name,
+    summary,
+    operator,
+    contact,
+    ...(licence === undefined ? {} : { licence }),
+    ...(contentSignal === undefined ? {} : { contentSignal }),
+  };
 }
 
 export function deriveModel(content: ValidContent, baseUrl: string): Model {

@@ -1,4 +1,6 @@
+import { apiCatalog } from "../src/api/api-catalog.ts";
 import {
+  API_CATALOG_PATH,
   API_DOCS_PATH,
   businessPagePath,
   CONTACT_PATH,
@@ -36,8 +38,8 @@ import type { Model } from "./derive.ts";
 
 /**
  * The documents the server keeps in memory (the manifest's `pages`), by URL path: the catalog's
- * pages in Markdown and HTML, llms.txt, the directory overview and first page, robots.txt and
- * the stylesheet. Their number and size do not grow with the directory.
+ * pages in Markdown and HTML, llms.txt, the directory overview and first page, robots.txt, the
+ * API catalog and the stylesheet. Their number and size do not grow with the directory.
  */
 export function catalogPages(model: Model, summary: DirectorySummary): Map<string, string> {
   const { site, intro, offerings, guides, businesses } = model;
@@ -71,6 +73,7 @@ export function catalogPages(model: Model, summary: DirectorySummary): Map<strin
   out.set(htmlPath(API_DOCS_PATH), apiDocsHtml(site));
 
   out.set(ROBOTS_PATH, robotsTxt(model.baseUrl));
+  out.set(API_CATALOG_PATH, apiCatalog(model.baseUrl));
   out.set(STYLESHEET_PATH, STYLESHEET);
   checkIndexSizes(out);
   return out;

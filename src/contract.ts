@@ -43,6 +43,8 @@ export const MCP_PATH = "/mcp";
 export const MCP_SERVER_CARD_PATH = `${MCP_PATH}/server-card`;
 /** The AI Catalog that names the server card, for domain-level discovery (same draft). */
 export const AI_CATALOG_PATH = "/.well-known/ai-catalog.json";
+/** The API catalog (RFC 9727): a linkset of the REST API's and the MCP endpoint's descriptions and docs. */
+export const API_CATALOG_PATH = "/.well-known/api-catalog";
 export const OPENAPI_PATH = "/openapi.json";
 
 export const HOME_PATH = "/";
@@ -190,7 +192,9 @@ export const SITE_ROUTES: readonly SiteRoute[] = [
     (pattern): SiteRoute => ({ pattern, answers: "file", params: "fixed" }),
   ),
   { pattern: SITEMAP_PART_PATTERN, answers: "file", params: "sitemap-part" },
-  ...[OPENAPI_PATH, MCP_SERVER_CARD_PATH, AI_CATALOG_PATH].map((pattern): SiteRoute => ({ pattern, answers: "file", params: "fixed" })),
+  ...[OPENAPI_PATH, MCP_SERVER_CARD_PATH, AI_CATALOG_PATH, API_CATALOG_PATH].map(
+    (pattern): SiteRoute => ({ pattern, answers: "file", params: "fixed" }),
+  ),
   ...[HEALTH_PATH, READY_PATH, DIRECTORY_API_PATH, OFFERINGS_API_PATH].map(
     (pattern): SiteRoute => ({ pattern, answers: "json", params: "fixed" }),
   ),
@@ -274,3 +278,5 @@ export const ICON_TYPE = "image/x-icon";
 export const NDJSON_TYPE = "application/x-ndjson; charset=utf-8";
 export const SERVER_CARD_TYPE = "application/mcp-server-card+json";
 export const AI_CATALOG_TYPE = "application/ai-catalog+json";
+/** The API catalog's type: a JSON linkset (RFC 9264) with RFC 9727's profile. */
+export const API_CATALOG_TYPE = 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"';

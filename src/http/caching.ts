@@ -4,11 +4,22 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fresh from "fresh";
 import { LRUCache } from "lru-cache";
 import { CACHE_CONTROL_NO_STORE } from "../contract.ts";
+import type { Snapshot } from "../snapshot/types.ts";
+import { contentSignalOf, estimateTokens, type PageFacts } from "./page-headers.ts";
 
-/** A body that cannot change within a snapshot (a page, openapi.json), in UTF-8, with its entity tag. */
-export interface Document {
+/**
+ * A body that cannot change within a snapshot (a page, openapi.json), in UTF-8, with its entity
+ * tag and what a page's headers are made from (src/http/page-headers.ts), all worked out once.
+ */
+export interface Document extends PageFacts {
   readonly body: Buffer;
   readonly etag: string;
+}
+
+/** The document of `text`, one of `snapshot`'s. */
+function documentOf(snapshot: Snapshot, text: string): Document {
+  const body = Buffer.from(text);
+  return { body, etag: etag(body), tokens: estimateTokens(text), contentSignal: contentSignalOf(snapshot.site) };
 }
 
 const documentsBySnapshot = new WeakMap<object, Map<string, Document>>();
@@ -19,7 +30,7 @@ const documentsBySnapshot = new WeakMap<object, Map<string, Document>>();
  * a miss is not kept, so the keys held are bounded by the documents the snapshot has, whatever
  * paths clients ask for.
  */
-export function snapshotDocument(snapshot: object, key: string, make: () => string | undefined): Document | undefined {
+export function snapshotDocument(snapshot: Snapshot, key: string, make: () => string | undefined): Document | undefined {
   let documents = documentsBySnapshot.get(snapshot);
   if (documents === undefined) {
     documents = new Map();
@@ -29,8 +40,7 @@ export function snapshotDocument(snapshot: object, key: string, make: () => stri
   if (document === undefined) {
     const text = make();
     if (text === undefined) return undefined;
-    const body = Buffer.from(text);
-    document = { body, etag: etag(body) };
+    document = documentOf(snapshot, text);
     documents.set(key, document);
   }
   return document;
@@ -45,7 +55,7 @@ const renderedBySnapshot = new WeakMap<object, LRUCache<string, Document>>();
  * on first use, then kept in a cache bounded by bytes, so a directory of any size renders each
  * popular page once and holds only a bounded number of them.
  */
-export function renderedDocument(snapshot: object, key: string, render: () => string): Document {
+export function renderedDocument(snapshot: Snapshot, key: string, render: () => string): Document {
   let documents = renderedBySnapshot.get(snapshot);
   if (documents === undefined) {
     documents = new LRUCache<string, Document>({
@@ -56,8 +66,7 @@ export function renderedDocument(snapshot: object, key: string, render: () => st
   }
   let document = documents.get(key);
   if (document === undefined) {
-    const body = Buffer.from(render());
-    document = { body, etag: etag(body) };
+    document = documentOf(snapshot, render());
     documents.set(key, document);
   }
   return document;

@@ -58,8 +58,8 @@ export function registerDirectoryPage(app: FastifyInstance, service: CatalogServ
     const view = { kind: "results", form: parsed.form, searched: parsed.searched, page: result, total: total(), offer } as const;
     const choices = choicesOf(summaryOf(snapshot, service.directory()));
     return markdown
-      ? sendBody(reply, MARKDOWN_TYPE, directoryMarkdown(snapshot.site, view, choices))
-      : sendBody(reply, HTML_TYPE, directoryHtml(snapshot.site, view, choices));
+      ? sendBody(reply, snapshot, MARKDOWN_TYPE, directoryMarkdown(snapshot.site, view, choices))
+      : sendBody(reply, snapshot, HTML_TYPE, directoryHtml(snapshot.site, view, choices));
   }
 
   /** `markdown` is fixed for the Markdown URL, and follows the Accept header at the page's own. */
@@ -67,12 +67,12 @@ export function registerDirectoryPage(app: FastifyInstance, service: CatalogServ
     reply.header("link", linkHeaders(markdownPath(DIRECTORY_PATH)));
     const parsed = parseDirectoryQuery(request.query as Record<string, unknown>);
     if (!parsed.ok) {
-      const site = service.current().site;
+      const snapshot = service.current();
       const view = { kind: "invalid", form: parsed.form, field: parsed.field, message: parsed.message } as const;
       reply.code(400);
       return markdown
-        ? sendBody(reply, MARKDOWN_TYPE, directoryMarkdown(site, view, directoryChoices()))
-        : sendBody(reply, HTML_TYPE, directoryHtml(site, view, directoryChoices()));
+        ? sendBody(reply, snapshot, MARKDOWN_TYPE, directoryMarkdown(snapshot.site, view, directoryChoices()))
+        : sendBody(reply, snapshot, HTML_TYPE, directoryHtml(snapshot.site, view, directoryChoices()));
     }
     return withDirectory(service, request, reply, markdown, () => directoryResults(reply, markdown, parsed));
   }

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { DIRECTORY_PATH, HTML_TYPE, LLMS_PATH, MARKDOWN_TYPE, markdownPath } from "../contract.ts";
+import { API_CATALOG_PATH, DIRECTORY_PATH, HTML_TYPE, LLMS_PATH, MARKDOWN_TYPE, markdownPath } from "../contract.ts";
 import { ApiError } from "../core/errors.ts";
 import type { CatalogService } from "../core/service.ts";
 import { directoryHtml, directoryMarkdown } from "../render/directory.ts";
@@ -9,27 +9,40 @@ import type { Directory, Snapshot } from "../snapshot/types.ts";
 import { type Document, snapshotDocument } from "./caching.ts";
 import type { NotFoundPage } from "./errors.ts";
 import { prefersMarkdown } from "./negotiation.ts";
+import { contentSignalOf, estimateTokens, setPageHeaders } from "./page-headers.ts";
 
 /**
  * What every page route answers with: the headers pages carry, documents kept per snapshot, and
  * the 404 and 503 pages. Security headers (CSP, nosniff, referrer policy) are set for every
- * answer by src/http/security.ts.
+ * answer by src/http/security.ts; Content-Signal and x-markdown-tokens by src/http/page-headers.ts.
  */
 
-/** The `Link` headers of a page: its Markdown URL (when it has one) and llms.txt. */
+/** The `Link` to the API catalog (RFC 9727 §3): on every page, and on the catalog itself. */
+export const API_CATALOG_LINK = `<${API_CATALOG_PATH}>; rel="api-catalog"`;
+
+/** The `Link` headers of a page: its Markdown URL (when it has one), llms.txt and the API catalog. */
 export function linkHeaders(markdownUrl: string | null): string[] {
-  const describedBy = `<${LLMS_PATH}>; rel="describedby"`;
-  return markdownUrl === null ? [describedBy] : [`<${markdownUrl}>; rel="alternate"; type="text/markdown"`, describedBy];
+  const shared = [`<${LLMS_PATH}>; rel="describedby"`, API_CATALOG_LINK];
+  return markdownUrl === null ? shared : [`<${markdownUrl}>; rel="alternate"; type="text/markdown"`, ...shared];
 }
 
-/** Sends a page body of `type`. */
-export function sendBody(reply: FastifyReply, type: string, body: string | Buffer): FastifyReply {
-  return reply.type(type).send(body);
+/** Sends a page of `type` rendered for this request from `snapshot`. */
+export function sendBody(reply: FastifyReply, snapshot: Snapshot, type: string, text: string): FastifyReply {
+  // Only Markdown carries the estimate: an HTML page (a search's, often large) is not read for it.
+  const tokens = type === MARKDOWN_TYPE ? estimateTokens(text) : 0;
+  setPageHeaders(reply, type, { tokens, contentSignal: contentSignalOf(snapshot.site) });
+  return reply.type(type).send(text);
+}
+
+/** Sends a document made once per snapshot, without its entity tag (an error page: errors are never cached). */
+function sendUntagged(reply: FastifyReply, type: string, document: Document): FastifyReply {
+  setPageHeaders(reply, type, document);
+  return reply.type(type).send(document.body);
 }
 
 /** Sends a document made once per snapshot, with its entity tag. */
 export function sendDocument(reply: FastifyReply, type: string, document: Document): FastifyReply {
-  return sendBody(reply.header("etag", document.etag), type, document.body);
+  return sendUntagged(reply.header("etag", document.etag), type, document);
 }
 
 /** A page the build wrote into the snapshot (`/llms.txt`, `/offerings/x/index.md`), hashed once. */
@@ -54,8 +67,16 @@ export function sendNotFound(
   const { site, catalog } = snapshot;
   reply.code(404).header("vary", "Accept").header("link", linkHeaders(null));
   return markdown
-    ? sendBody(reply, MARKDOWN_TYPE, renderedOnce(snapshot, "404.md", () => notFoundMarkdown(site, catalog.offerings)).body)
-    : sendBody(reply, HTML_TYPE, renderedOnce(snapshot, "404.html", () => notFoundHtml(site, catalog.offerings)).body);
+    ? sendUntagged(
+        reply,
+        MARKDOWN_TYPE,
+        renderedOnce(snapshot, "404.md", () => notFoundMarkdown(site, catalog.offerings)),
+      )
+    : sendUntagged(
+        reply,
+        HTML_TYPE,
+        renderedOnce(snapshot, "404.html", () => notFoundHtml(site, catalog.offerings)),
+      );
 }
 
 /** The page every unknown path outside the API gets: Markdown for a Markdown URL (`….md`) or when Markdown is preferred. */
@@ -74,8 +95,16 @@ function sendUnavailable(service: CatalogService, reply: FastifyReply, markdown:
     .header("vary", "Accept")
     .header("link", linkHeaders(markdownPath(DIRECTORY_PATH)));
   return markdown
-    ? sendBody(reply, MARKDOWN_TYPE, renderedOnce(snapshot, "503.md", () => directoryMarkdown(snapshot.site, view)).body)
-    : sendBody(reply, HTML_TYPE, renderedOnce(snapshot, "503.html", () => directoryHtml(snapshot.site, view)).body);
+    ? sendUntagged(
+        reply,
+        MARKDOWN_TYPE,
+        renderedOnce(snapshot, "503.md", () => directoryMarkdown(snapshot.site, view)),
+      )
+    : sendUntagged(
+        reply,
+        HTML_TYPE,
+        renderedOnce(snapshot, "503.html", () => directoryHtml(snapshot.site, view)),
+      );
 }
 
 /** Runs a directory lookup; a 503 becomes the unavailable page, a 404 the not-found page. */

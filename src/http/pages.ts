@@ -1,6 +1,8 @@
 import etag from "etag";
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import {
+  API_CATALOG_PATH,
+  API_CATALOG_TYPE,
   API_DOCS_PATH,
   BUSINESS_IDENTIFIER_MAX_LENGTH,
   BUSINESS_PAGE_PATTERN,
@@ -33,7 +35,7 @@ import { type Document, renderedDocument } from "./caching.ts";
 import { registerDirectoryPage } from "./directory-page.ts";
 import { registerLists } from "./lists.ts";
 import { prefersMarkdown } from "./negotiation.ts";
-import { linkHeaders, sendDocument, sendNotFound, snapshotPage, withDirectory } from "./page-replies.ts";
+import { API_CATALOG_LINK, linkHeaders, sendDocument, sendNotFound, snapshotPage, withDirectory } from "./page-replies.ts";
 import { readOnlyRoute } from "./read-only.ts";
 
 const IDENTIFIER = new RegExp(directoryIdentifierProperty.pattern);
@@ -140,19 +142,24 @@ export const pagesPlugin: FastifyPluginAsync<{ service: CatalogService }> = asyn
   registerLists(app, service);
   registerBulkDownloads(app, service);
 
-  const file = (path: string, type: string) =>
+  /** A file the build wrote, as it is; `link`, when given, is its Link header. */
+  const file = (path: string, type: string, link?: string) =>
     readOnlyRoute(app, {
       url: path,
       config: cacheable,
       handler: async (request, reply) => {
         const document = snapshotPage(service.current(), path);
-        return document === undefined ? sendNotFound(service, request, reply) : sendDocument(reply, type, document);
+        if (document === undefined) return sendNotFound(service, request, reply);
+        if (link !== undefined) reply.header("link", link);
+        return sendDocument(reply, type, document);
       },
     });
   file(LLMS_PATH, TEXT_TYPE);
   file(LLMS_FULL_PATH, TEXT_TYPE);
   file(ROBOTS_PATH, TEXT_TYPE);
   file(STYLESHEET_PATH, CSS_TYPE);
+  // RFC 9727 §2: a HEAD (and so a GET) of the catalog names it with its link relation.
+  file(API_CATALOG_PATH, API_CATALOG_TYPE, API_CATALOG_LINK);
 
   const favicon = faviconIco();
   const faviconTag = etag(favicon);

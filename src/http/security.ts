@@ -20,7 +20,7 @@ const CONTENT_SECURITY_POLICY = {
 };
 
 /** Headers a web app on another origin may read from our answers. */
-const EXPOSED_HEADERS = ["ETag", "Link", "Retry-After", "RateLimit", "RateLimit-Policy"];
+const EXPOSED_HEADERS = ["ETag", "Link", "Retry-After", "RateLimit", "RateLimit-Policy", "Content-Signal", "x-markdown-tokens"];
 
 /** The MCP endpoint itself; its server card (`/mcp/server-card`) is public metadata and gets CORS as pages do. */
 function isMcp(request: FastifyRequest): boolean {

@@ -109,7 +109,7 @@ Successful answers carry \`Cache-Control\`: ${CACHE_CONTROL_DESCRIPTION}, and an
 
 ## MCP endpoint
 
-\`POST ${base}${MCP_PATH}\`: stateless Streamable HTTP with JSON responses, no account. Send \`Content-Type: application/json\` and \`Accept: application/json, text/event-stream\`; one JSON-RPC message per request, at most ${MCP_MAX_MESSAGE_BYTES / 1024} KiB. ${MCP_VERSIONS_SENTENCE} Its server card (experimental, SEP-2127 draft) is at [${base}${MCP_SERVER_CARD_PATH}](${base}${MCP_SERVER_CARD_PATH}).
+\`POST ${base}${MCP_PATH}\`: stateless Streamable HTTP with JSON responses, no account. Send \`Content-Type: application/json\` and \`Accept: application/json, text/event-stream\`; one JSON-RPC message per request, at most ${MCP_MAX_MESSAGE_BYTES / 1024} KiB. ${MCP_VERSIONS_SENTENCE} Its server card (experimental, SEP-2127 draft) is at \`${base}${MCP_SERVER_CARD_PATH}\` (JSON).
 
 | Tool | Arguments | Same as |
 |---|---|---|

@@ -84,7 +84,14 @@ function guide(site: SiteInfo, offering: Offering, body: string): PageModel {
         blocks: [
           { kind: "paragraph", text: [offering.access] },
           button,
-          { kind: "paragraph", className: "meta", text: ["Programs can read this offering as JSON at ", link(api, api), "."] },
+          // A link for people; for agents the path as code, so that no index or checker takes the JSON for a page.
+          {
+            kind: "paragraph",
+            className: "meta",
+            only: "people",
+            text: ["Programs can read this offering as JSON at ", link(api, api), "."],
+          },
+          { kind: "paragraph", only: "agents", text: ["Programs can read this offering as JSON at ", { code: api }, "."] },
         ],
       },
       {

@@ -67,6 +67,22 @@ export const OfferingFrontMatterSchema = {
   },
 } as const;
 
+const yesOrNo = { type: "string", enum: ["yes", "no"] } as const;
+/** The uses of content a Content-Signal speaks of (contentsignals.org), in the order it writes them. */
+const contentSignalProperties = {
+  search: { ...yesOrNo, description: "Building a search index and showing links and short excerpts (not AI summaries)." },
+  "ai-input": { ...yesOrNo, description: "Giving the content to AI models as input for an answer (grounding, retrieval)." },
+  "ai-train": { ...yesOrNo, description: "Training or fine-tuning AI models." },
+} as const;
+export const CONTENT_SIGNALS = Object.keys(contentSignalProperties) as (keyof typeof contentSignalProperties)[];
+
+/**
+ * site.md's `contentSignal` when it has none: the site is there to be found and read by people
+ * and agents (`search`, `ai-input`), while training models on it, with the businesses' own
+ * descriptions, is left for the operator to allow (`ai-train=no`).
+ */
+export const DEFAULT_CONTENT_SIGNAL = { search: "yes", "ai-input": "yes", "ai-train": "no" } as const;
+
 export const SiteFrontMatterSchema = {
   type: "object",
   additionalProperties: false,
@@ -95,6 +111,12 @@ export const SiteFrontMatterSchema = {
         name: nonEmpty,
         url: { type: "string", format: "uri", pattern: "^https?://[^/?#\\s]+" },
       },
+    },
+    contentSignal: {
+      type: "object",
+      additionalProperties: false,
+      description: `What may be done with the site's content, sent as the Content-Signal header of every page (contentsignals.org): yes or no for each use; a use left out is no preference. Without it: ${CONTENT_SIGNALS.map((use) => `${use}: ${DEFAULT_CONTENT_SIGNAL[use]}`).join(", ")}.`,
+      properties: contentSignalProperties,
     },
   },
 } as const;

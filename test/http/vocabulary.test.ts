@@ -156,11 +156,11 @@ describe("a page search that finds nothing offers the next step", () => {
     assert.equal((await fetch(`${server.current.url}/api/directory?q=plumber,%20leeds`)).status, 400);
   });
 
-  test("a misspelt word gets the closest word the directory has, and every service is offered with its count", async () => {
+  test("a misspelt word gets the closest word the directory has, and every service is offered with its count and its list", async () => {
     const page = await html("/businesses?q=plumer");
     assert.ok(page.text.includes('<li><a href="/businesses?q=plumber">plumber</a> instead of “plumer”</li>'), page.text);
-    assert.ok(page.text.includes('<li><a href="/businesses?q=Plumbing">Plumbing</a> (20)</li>'));
-    assert.ok(page.text.includes('<li><a href="/businesses?q=Carpentry+%26+Joinery">Carpentry &amp; Joinery</a> (11)</li>'));
+    assert.ok(page.text.includes('<li><a href="/businesses/services/plumbing">Plumbing</a> (20)</li>'));
+    assert.ok(page.text.includes('<li><a href="/businesses/services/carpentry-joinery">Carpentry &amp; Joinery</a> (11)</li>'));
     const both = await (await fetch(`${server.current.url}/businesses/index.md?q=electrican%20dublin`)).text();
     assert.ok(both.includes("instead of “electrican”"), both);
     assert.match(both, /- \[Electrical in Dublin\]\(<http:\/\/localhost:3000\/businesses\/index\.md\?q=electrical&location=Dublin>\)/);

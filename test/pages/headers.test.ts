@@ -68,7 +68,10 @@ test("a web app on any origin may read the REST API, with the headers it needs e
   await response.arrayBuffer();
   assert.equal(response.status, 200);
   assert.equal(response.headers.get("access-control-allow-origin"), "*");
-  assert.equal(response.headers.get("access-control-expose-headers"), "ETag, Link, Retry-After, RateLimit, RateLimit-Policy");
+  assert.equal(
+    response.headers.get("access-control-expose-headers"),
+    "ETag, Link, Retry-After, RateLimit, RateLimit-Policy, Content-Signal, x-markdown-tokens",
+  );
   assert.equal(response.headers.get("access-control-allow-credentials"), null);
 });
 

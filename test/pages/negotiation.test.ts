@@ -23,7 +23,10 @@ const get = (path: string, accept?: string) => fetch(`${served.current.url}${pat
 
 function assertPageHeaders(response: Response, markdownUrl: string): void {
   assert.equal(response.headers.get("vary"), "Accept");
-  assert.equal(response.headers.get("link"), `<${markdownUrl}>; rel="alternate"; type="text/markdown", </llms.txt>; rel="describedby"`);
+  assert.equal(
+    response.headers.get("link"),
+    `<${markdownUrl}>; rel="alternate"; type="text/markdown", </llms.txt>; rel="describedby", </.well-known/api-catalog>; rel="api-catalog"`,
+  );
   assert.equal(response.headers.get("cache-control"), "public, max-age=60, stale-while-revalidate=60, stale-if-error=86400");
   assert.match(response.headers.get("etag") ?? "", /^"[^"]+"$/);
 }
@@ -94,7 +97,7 @@ test("unknown path with Accept text/markdown gets a 404 Markdown recovery page t
   assert.equal(response.headers.get("content-type"), "text/markdown; charset=utf-8");
   assert.equal(response.headers.get("vary"), "Accept");
   assert.equal(response.headers.get("cache-control"), "no-store");
-  assert.equal(response.headers.get("link"), '</llms.txt>; rel="describedby"');
+  assert.equal(response.headers.get("link"), '</llms.txt>; rel="describedby", </.well-known/api-catalog>; rel="api-catalog"');
   const body = await response.text();
   assert.ok(body.startsWith(POINTER));
   assert.ok(body.includes("# Page not found (404)"));
