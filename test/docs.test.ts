@@ -120,11 +120,7 @@ describe("documentation generated from the route table and the tools' definition
       ["`q`", "`location`", "`country`", "`limit`", "`offset`"],
     );
     assert.ok(markdown.includes(`one JSON-RPC message per request, at most 32 KiB. ${MCP_VERSIONS}`));
-    assert.ok(
-      markdown.includes(
-        `Its server card (experimental, SEP-2127 draft) is at \`${TEST_BASE_URL}/mcp/server-card\` (JSON).`,
-      ),
-    );
+    assert.ok(markdown.includes(`Its server card (experimental, SEP-2127 draft) is at \`${TEST_BASE_URL}/mcp/server-card\` (JSON).`));
     const base = TEST_BASE_URL;
     assert.ok(
       markdown.includes(

@@ -1,5 +1,6 @@
 import { TOOLS } from "../api/tools/index.ts";
 import {
+  API_CATALOG_PATH,
   API_DOCS_PATH,
   BULK_JSON_PATH,
   BULK_NDJSON_PATH,
@@ -54,7 +55,7 @@ export function llmsTxt({ site, offerings, summary }: LlmsInput & { readonly sum
     "",
     "## API",
     "",
-    `- [API documentation](${base}${markdownPath(API_DOCS_PATH)}): the REST JSON API, the MCP endpoint, Markdown pages, errors and caching. The OpenAPI 3.1 document is \`${base}${OPENAPI_PATH}\`; search the directory as JSON with \`GET ${base}${DIRECTORY_API_PATH}\` (${Object.keys(DirectorySearchQuerySchema.properties).join(", ")}).`,
+    `- [API documentation](${base}${markdownPath(API_DOCS_PATH)}): the REST JSON API, the MCP endpoint, Markdown pages, errors and caching. The OpenAPI 3.1 document is \`${base}${OPENAPI_PATH}\`, and the RFC 9727 API catalog \`${base}${API_CATALOG_PATH}\`; search the directory as JSON with \`GET ${base}${DIRECTORY_API_PATH}\` (${Object.keys(DirectorySearchQuerySchema.properties).join(", ")}).`,
     `- [MCP endpoint](${base}${markdownPath(API_DOCS_PATH)}#mcp-endpoint): how to call it. The endpoint is \`POST ${base}${MCP_PATH}\` (stateless Streamable HTTP with JSON responses; a GET is refused), its server card \`${base}${MCP_SERVER_CARD_PATH}\`; read-only tools ${TOOLS.map((tool) => tool.name).join(", ")}. ${MCP_VERSIONS_SENTENCE}`,
     "",
     "## Directory",
