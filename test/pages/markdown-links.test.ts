@@ -29,7 +29,7 @@ function htmlLinks(text: string): string[] {
     .map(([url]) => url.replace(/[.,;:]+$/, ""))
     .filter((url) => url.startsWith(`${TEST_BASE_URL}/`))
     .filter((url) => !/\.(md|txt|json|ndjson|xml)(\?|$)/.test(new URL(url).pathname + (url.includes("?") ? "?" : "")))
-    .filter((url) => !/^\/(api\/|mcp$|mcp\/server-card$)/.test(new URL(url).pathname));
+    .filter((url) => !/^\/(api\/|mcp$|mcp\/server-card$|\.well-known\/)/.test(new URL(url).pathname));
 }
 
 test("no Markdown file the build writes links to an HTML page of this site", async () => {
