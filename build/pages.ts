@@ -33,6 +33,7 @@ import { llmsFullTxt, llmsTxt } from "../src/render/llms.ts";
 import { listIndexTxt } from "../src/render/llms-index.ts";
 import { robotsTxt, type SitemapPages, sitemapPartCount, sitemapPartXml, sitemapXml } from "../src/render/sitemap.ts";
 import { STYLESHEET } from "../src/render/style.ts";
+import { contentSignalOf } from "../src/schemas/content.ts";
 import type { DirectoryIndex } from "../src/snapshot/directory-index.ts";
 import type { Model } from "./derive.ts";
 
@@ -72,7 +73,7 @@ export function catalogPages(model: Model, summary: DirectorySummary): Map<strin
   out.set(htmlPath(CONTACT_PATH), contactHtml(site));
   out.set(htmlPath(API_DOCS_PATH), apiDocsHtml(site));
 
-  out.set(ROBOTS_PATH, robotsTxt(model.baseUrl));
+  out.set(ROBOTS_PATH, robotsTxt(model.baseUrl, contentSignalOf(site)));
   out.set(API_CATALOG_PATH, apiCatalog(model.baseUrl));
   out.set(STYLESHEET_PATH, STYLESHEET);
   checkIndexSizes(out);

@@ -4,8 +4,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fresh from "fresh";
 import { LRUCache } from "lru-cache";
 import { CACHE_CONTROL_NO_STORE } from "../contract.ts";
+import { contentSignalOf } from "../schemas/content.ts";
 import type { Snapshot } from "../snapshot/types.ts";
-import { contentSignalOf, estimateTokens, type PageFacts } from "./page-headers.ts";
+import { estimateTokens, type PageFacts } from "./page-headers.ts";
 
 /**
  * A body that cannot change within a snapshot (a page, openapi.json), in UTF-8, with its entity

@@ -1,6 +1,5 @@
 import type { FastifyReply } from "fastify";
 import { HTML_TYPE, MARKDOWN_TYPE } from "../contract.ts";
-import { CONTENT_SIGNALS, DEFAULT_CONTENT_SIGNAL, type SiteInfo } from "../schemas/content.ts";
 
 /**
  * The headers every HTML and Markdown answer carries besides its Link and Vary: `Content-Signal`,
@@ -23,16 +22,6 @@ const LOW_SURROGATE = /[\uDC00-\uDFFF]/g;
 export function estimateTokens(text: string): number {
   const characters = text.length - (text.match(LOW_SURROGATE)?.length ?? 0);
   return Math.ceil(characters / CHARACTERS_PER_TOKEN);
-}
-
-/**
- * The `Content-Signal` value of the site's setting (contentsignals.org: `search=yes, ai-input=yes,
- * ai-train=no`), in the proposal's order; undefined when the setting expresses no preference at all.
- */
-export function contentSignalOf(site: SiteInfo): string | undefined {
-  const setting = site.contentSignal ?? DEFAULT_CONTENT_SIGNAL;
-  const parts = CONTENT_SIGNALS.filter((use) => setting[use] !== undefined).map((use) => `${use}=${setting[use]}`);
-  return parts.length === 0 ? undefined : parts.join(", ");
 }
 
 /** What a page's headers are made from: its body's token estimate and the site's content signal. */

@@ -5,11 +5,12 @@ import type { CatalogService } from "../core/service.ts";
 import { directoryHtml, directoryMarkdown } from "../render/directory.ts";
 import { type DirectorySummary, directorySummary } from "../render/directory-lists.ts";
 import { notFoundHtml, notFoundMarkdown } from "../render/not-found.ts";
+import { contentSignalOf } from "../schemas/content.ts";
 import type { Directory, Snapshot } from "../snapshot/types.ts";
 import { type Document, snapshotDocument } from "./caching.ts";
 import type { NotFoundPage } from "./errors.ts";
 import { prefersMarkdown } from "./negotiation.ts";
-import { contentSignalOf, estimateTokens, setPageHeaders } from "./page-headers.ts";
+import { estimateTokens, setPageHeaders } from "./page-headers.ts";
 
 /**
  * What every page route answers with: the headers pages carry, documents kept per snapshot, and

@@ -56,6 +56,8 @@ export function sitemapPartXml(baseUrl: string, pages: SitemapPages, n: number):
   return urlset(baseUrl, pages, (n - 1) * SITEMAP_MAX_URLS, Math.min(n * SITEMAP_MAX_URLS, total(pages)));
 }
 
-export function robotsTxt(baseUrl: string): string {
-  return `# Free, read-only public catalog. Please cache results and avoid bulk scraping.\nUser-agent: *\nAllow: /\n\nSitemap: ${baseUrl}${SITEMAP_PATH}\n`;
+export function robotsTxt(baseUrl: string, contentSignal: string | undefined): string {
+  // contentsignals.org: the site's Content-Signal also stands in robots.txt, in the group it applies to.
+  const signal = contentSignal === undefined ? "" : `Content-Signal: ${contentSignal}\n`;
+  return `# Free, read-only public catalog. Please cache results and avoid bulk scraping.\nUser-agent: *\n${signal}Allow: /\n\nSitemap: ${baseUrl}${SITEMAP_PATH}\n`;
 }

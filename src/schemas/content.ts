@@ -74,14 +74,14 @@ const contentSignalProperties = {
   "ai-input": { ...yesOrNo, description: "Giving the content to AI models as input for an answer (grounding, retrieval)." },
   "ai-train": { ...yesOrNo, description: "Training or fine-tuning AI models." },
 } as const;
-export const CONTENT_SIGNALS = Object.keys(contentSignalProperties) as (keyof typeof contentSignalProperties)[];
+const CONTENT_SIGNALS = Object.keys(contentSignalProperties) as (keyof typeof contentSignalProperties)[];
 
 /**
  * site.md's `contentSignal` when it has none: the site is there to be found and read by people
  * and agents (`search`, `ai-input`), while training models on it, with the businesses' own
  * descriptions, is left for the operator to allow (`ai-train=no`).
  */
-export const DEFAULT_CONTENT_SIGNAL = { search: "yes", "ai-input": "yes", "ai-train": "no" } as const;
+const DEFAULT_CONTENT_SIGNAL = { search: "yes", "ai-input": "yes", "ai-train": "no" } as const;
 
 export const SiteFrontMatterSchema = {
   type: "object",
@@ -167,3 +167,13 @@ export type OfferingFrontMatter = FromSchema<typeof OfferingFrontMatterSchema>;
 export type SiteFrontMatter = FromSchema<typeof SiteFrontMatterSchema>;
 export type SiteInfo = FromSchema<typeof SiteInfoSchema>;
 export type ServiceEntry = FromSchema<typeof ServiceEntrySchema>;
+
+/**
+ * The `Content-Signal` value of the site's setting (contentsignals.org: `search=yes, ai-input=yes,
+ * ai-train=no`), in the proposal's order; undefined when the setting expresses no preference at all.
+ */
+export function contentSignalOf(site: SiteInfo): string | undefined {
+  const setting = site.contentSignal ?? DEFAULT_CONTENT_SIGNAL;
+  const parts = CONTENT_SIGNALS.filter((use) => setting[use] !== undefined).map((use) => `${use}=${setting[use]}`);
+  return parts.length === 0 ? undefined : parts.join(", ");
+}

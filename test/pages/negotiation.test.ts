@@ -205,7 +205,7 @@ test("llms.txt, sitemap.xml, robots.txt and the stylesheet are served with their
   }
   assert.equal(
     await (await get("/robots.txt")).text(),
-    `# Free, read-only public catalog. Please cache results and avoid bulk scraping.\nUser-agent: *\nAllow: /\n\nSitemap: ${TEST_BASE_URL}/sitemap.xml\n`,
+    `# Free, read-only public catalog. Please cache results and avoid bulk scraping.\nUser-agent: *\nContent-Signal: search=yes, ai-input=yes, ai-train=no\nAllow: /\n\nSitemap: ${TEST_BASE_URL}/sitemap.xml\n`,
   );
 });
 

@@ -131,7 +131,7 @@ describe("Content-Signal", () => {
       await remove();
     });
 
-    test("changes the header of every page, in the proposal's order, leaving out a use it does not name", async () => {
+    test("changes the header of every page and the line in robots.txt, in the proposal's order, leaving out a use it does not name", async () => {
       for (const [path, headers] of [
         ["/", {}],
         ["/index.md", {}],
@@ -141,6 +141,8 @@ describe("Content-Signal", () => {
         const { response } = await get(path, headers, server);
         assert.equal(response.headers.get("content-signal"), "search=no, ai-train=yes", path);
       }
+      const { body } = await get("/robots.txt", {}, server);
+      assert.ok(body.includes("User-agent: *\nContent-Signal: search=no, ai-train=yes\nAllow: /\n"), body);
     });
 
     test("a character written in two UTF-16 units (an emoji) counts once in the token estimate", async () => {
