@@ -4,6 +4,7 @@ import { READ_METHODS, ROUTE_LIST, ROUTES } from "../api/routes.ts";
 import { TOOLS, toolArguments } from "../api/tools/index.ts";
 import type { ToolDefinition } from "../api/tools/tool.ts";
 import {
+  API_CATALOG_PATH,
   API_DOCS_PATH,
   CACHE_CONTROL_DESCRIPTION,
   CLIENT_CACHE_SECONDS,
@@ -119,9 +120,9 @@ Every tool is read-only; results carry \`structuredContent\` shaped like the RES
 
 ## Markdown pages and llms.txt
 
-Every page has a Markdown version: send \`Accept: text/markdown\` to the page's URL, or add \`/index.md\` to its path (the homepage is \`/index.md\`). Examples: [${base}${markdownPath(DIRECTORY_PATH)}](${base}${markdownPath(DIRECTORY_PATH)}), this page at [${base}${markdownPath(API_DOCS_PATH)}](${base}${markdownPath(API_DOCS_PATH)}). Responses carry \`Vary: Accept\` and \`Link\` headers to the Markdown version and to \`${LLMS_PATH}\`.
+Every page has a Markdown version: send \`Accept: text/markdown\` to the page's URL, or add \`/index.md\` to its path (the homepage is \`/index.md\`). Examples: [${base}${markdownPath(DIRECTORY_PATH)}](${base}${markdownPath(DIRECTORY_PATH)}), this page at [${base}${markdownPath(API_DOCS_PATH)}](${base}${markdownPath(API_DOCS_PATH)}). Responses carry \`Vary: Accept\` and \`Link\` headers to the Markdown version, to \`${LLMS_PATH}\` and to the API catalog, \`Content-Signal\` (what the site allows done with its content; robots.txt has the same line), and a Markdown answer \`x-markdown-tokens\`, an estimate of its size in tokens (characters divided by four).
 
-[${base}${LLMS_PATH}](${base}${LLMS_PATH}) is the index for AI agents (llmstxt.org format); [${base}${LLMS_FULL_PATH}](${base}${LLMS_FULL_PATH}) holds the whole catalog and directory in one file.`;
+[${base}${LLMS_PATH}](${base}${LLMS_PATH}) is the index for AI agents (llmstxt.org format): its \`.txt\` indexes by service and by country link every approved listing's Markdown profile, in parts of under 50,000 characters. [${base}${LLMS_FULL_PATH}](${base}${LLMS_FULL_PATH}) holds the whole catalog and directory in one file. \`${base}${API_CATALOG_PATH}\` is the RFC 9727 API catalog: the OpenAPI document, this documentation and the MCP server card.`;
 }
 
 /** The documentation page, built once for both renderings: its body is our own Markdown. */
