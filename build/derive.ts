@@ -1,5 +1,6 @@
 import MiniSearch from "minisearch";
 import { businessPagePath, markdownPath, offeringPagePath } from "../src/contract.ts";
+import { type ListsByName, listsByName } from "../src/render/list-paging.ts";
 import type { PublicBusiness } from "../src/schemas/business.ts";
 import {
   type BusinessFrontMatter,
@@ -35,6 +36,8 @@ export interface Model {
   /** How many listings were left out, by status. */
   readonly skipped: Readonly<Record<string, number>>;
   readonly offeringsIndex: MiniSearch<OfferingIndexDocument>;
+  /** How the lists by country and by service are paged (src/render/list-paging.ts). */
+  readonly lists: ListsByName;
 }
 
 function toOffering(baseUrl: string, { slug, data }: Entry<OfferingFrontMatter>): Offering {
@@ -134,5 +137,6 @@ export function deriveModel(content: ValidContent, baseUrl: string): Model {
     businesses,
     skipped,
     offeringsIndex,
+    lists: listsByName(base, businesses),
   };
 }

@@ -7,13 +7,12 @@ import { promisify } from "node:util";
 import { FAVICON_PATH } from "../src/contract.ts";
 import { directorySummary, type ListsPaging } from "../src/render/directory-lists.ts";
 import { faviconIco } from "../src/render/favicon.ts";
-import { listPaging } from "../src/render/list-paging.ts";
 import { sitemapPages } from "../src/render/sitemap.ts";
-import type { PublicBusiness } from "../src/schemas/business.ts";
-import { buildDirectoryIndex, type DirectoryIndex, encodeDirectoryIndex, type Postings } from "../src/snapshot/directory-index.ts";
+import { buildDirectoryIndex, type DirectoryIndex, encodeDirectoryIndex } from "../src/snapshot/directory-index.ts";
 import {
   type FileDigest,
   LISTING_BLOCK_BYTES,
+  type ListPaging,
   type Manifest,
   pageFile,
   SNAPSHOT_FILES,
@@ -156,19 +155,16 @@ function* chunked(lines: readonly string[], before: string, separator: string, a
   yield after;
 }
 
-/** How every list of the directory is paged, in the index's order of countries and services. */
-function listsPaging(model: Model, index: DirectoryIndex): ListsPaging {
-  const of = (postings: Postings, entries: number) =>
-    Array.from({ length: entries }, (_, entry) =>
-      listPaging(
-        model.baseUrl,
-        Array.from(
-          postings.values.subarray(postings.offsets[entry], postings.offsets[entry + 1]),
-          (rank) => model.businesses[rank] as PublicBusiness,
-        ),
-      ),
-    );
-  return { country: of(index.countryPostings, index.countries.length), service: of(index.servicePostings, index.services.length) };
+/** The lists' paging in the index's order of countries and services, as the manifest records it. */
+function listsPaging({ lists }: Model, index: DirectoryIndex): ListsPaging {
+  const inOrder = (keys: readonly string[], paging: ReadonlyMap<string, ListPaging>) =>
+    keys.map((key) => {
+      const found = paging.get(key);
+      // Both come from the same listings: a list the model did not page is a bug of the build.
+      if (found === undefined) throw new Error(`the list ${key} was not paged`);
+      return found;
+    });
+  return { country: inOrder(index.countries, lists.country), service: inOrder(index.services, lists.service) };
 }
 
 /** Writes every file of the snapshot under `root` (an empty folder); returns the manifest. */

@@ -1,8 +1,6 @@
 import { fillPattern, HOME_PATH, offeringPagePath, SITE_ROUTES } from "../src/contract.ts";
 import { serviceSlugs } from "../src/render/directory-lists.ts";
-import { listPaging } from "../src/render/list-paging.ts";
 import { sitemapPartCount } from "../src/render/sitemap.ts";
-import type { PublicBusiness } from "../src/schemas/business.ts";
 import type { BusinessFrontMatter, OfferingFrontMatter, SiteFrontMatter } from "../src/schemas/content.ts";
 import type { ListPaging } from "../src/snapshot/files.ts";
 import { fold } from "../src/snapshot/text.ts";
@@ -131,25 +129,10 @@ function linkTargets(model: Model): (path: string) => boolean {
     listings.add(slug);
     listings.add(id.toLowerCase());
   }
-  // The lists by country and by service, as the directory's index has them (src/render/directory-lists.ts), paged as the build pages them.
-  const byCountry = new Map<string, PublicBusiness[]>();
-  const byService = new Map<string, PublicBusiness[]>();
-  for (const business of model.businesses) {
-    const code = business.location.country.toLowerCase();
-    const inCountry = byCountry.get(code) ?? [];
-    const inService = byService.get(business.service) ?? [];
-    inCountry.push(business);
-    inService.push(business);
-    byCountry.set(code, inCountry);
-    byService.set(business.service, inService);
-  }
-  const listed = model.services.map((service) => service.name).filter((name) => byService.has(name));
-  const paged = (lists: Iterable<[string, PublicBusiness[]]>) =>
-    new Map([...lists].map(([name, listings]) => [name, listPaging(model.baseUrl, listings)]));
-  const countryLists = paged(byCountry);
-  const serviceLists = paged(
-    serviceSlugs(listed).map((slug, i): [string, PublicBusiness[]] => [slug, byService.get(listed[i] ?? "") ?? []]),
-  );
+  // The lists by country and by service, by the names their URLs give them (src/render/directory-lists.ts).
+  const countryLists = new Map([...model.lists.country].map(([code, paging]) => [code.toLowerCase(), paging]));
+  const listed = model.services.map((service) => service.name).filter((name) => model.lists.service.has(name));
+  const serviceLists = new Map(serviceSlugs(listed).map((slug, i) => [slug, model.lists.service.get(listed[i] ?? "") as ListPaging]));
   const htmlPages = SITE_ROUTES.filter((route) => route.answers === "page" && route.params === "fixed").length + model.offerings.length;
   const parts = sitemapPartCount({ catalog: Array(htmlPages).fill(""), listings: { count: model.businesses.length, slugAt: () => "" } });
 

@@ -1,9 +1,8 @@
-import { businessApiPath, businessPagePath, DIRECTORY_PATH, LLMS_PATH, markdownPath } from "../contract.ts";
+import { businessApiPath, businessPagePath, DIRECTORY_PATH, markdownPath } from "../contract.ts";
 import type { PublicBusiness } from "../schemas/business.ts";
 import type { SiteInfo } from "../schemas/content.ts";
-import { escapeHtml, safeHttpUrl } from "./escape.ts";
-import { mdLink, mdText } from "./markdown.ts";
-import { type Block, type Card, link, type PageModel, pageHtml, pageMarkdown, supplied } from "./page-model.ts";
+import { safeHttpUrl } from "./escape.ts";
+import { type Block, type Card, type Inline, link, moreForAgents, type PageModel, pageHtml, pageMarkdown, supplied } from "./page-model.ts";
 
 /**
  * A business's profile and its entry in lists, as HTML and Markdown. Every field of a listing
@@ -77,14 +76,18 @@ export function businessCard(business: PublicBusiness): Card {
   };
 }
 
-/** A business as one line of a Markdown list (the lists by country and service). */
-export function businessListItemMarkdown(baseUrl: string, business: PublicBusiness): string {
-  return `- ${mdLink(business.name, `${baseUrl}${markdownPath(businessPagePath(business.slug))}`)}: ${mdText(business.service)} (${mdText(business.category)}), ${mdText(placeOf(business))}`;
-}
-
-/** The same entry in an HTML list: the same words, the name linking the profile. */
-export function businessListItemHtml(business: PublicBusiness): string {
-  return `<a href="${escapeHtml(businessPagePath(business.slug))}">${escapeHtml(business.name)}</a>: ${escapeHtml(business.service)} (${escapeHtml(business.category)}), ${escapeHtml(placeOf(business))}`;
+/** A business as one entry of a list by country or service: its name linking its profile, its service, category and place. */
+export function listEntry(business: PublicBusiness): Inline[] {
+  const path = businessPagePath(business.slug);
+  return [
+    link([supplied(business.name)], path, { md: markdownPath(path) }),
+    ": ",
+    supplied(business.service),
+    " (",
+    supplied(business.category),
+    "), ",
+    supplied(placeOf(business)),
+  ];
 }
 
 function jsonLd(business: PublicBusiness): Record<string, unknown> {
@@ -185,21 +188,7 @@ function profile(site: SiteInfo, business: PublicBusiness): PageModel {
         ],
       },
       { kind: "untrusted", id: "about", heading: "About this business", label: LABEL, text: business.description },
-      {
-        kind: "section",
-        id: "more",
-        only: "agents",
-        heading: ["More"],
-        blocks: [
-          {
-            kind: "list",
-            items: [
-              [link("Business directory", markdownPath(DIRECTORY_PATH)), ": search approved listings"],
-              [link("llms.txt", LLMS_PATH), ": the index of this site for agents"],
-            ],
-          },
-        ],
-      },
+      moreForAgents([[link("Business directory", markdownPath(DIRECTORY_PATH)), ": search approved listings"]]),
     ],
   };
 }

@@ -1,6 +1,6 @@
-import { API_DOCS_PATH, CONTACT_PATH, DIRECTORY_PATH, LLMS_PATH, markdownPath } from "../contract.ts";
+import { API_DOCS_PATH, CONTACT_PATH, DIRECTORY_PATH, markdownPath } from "../contract.ts";
 import type { SiteInfo } from "../schemas/content.ts";
-import { type Inline, link, type PageModel, pageHtml, pageMarkdown } from "./page-model.ts";
+import { type Inline, LLMS_ITEM, link, type PageModel, pageHtml, pageMarkdown } from "./page-model.ts";
 
 const SCOPE = [
   "We can help with this directory: a listing that looks wrong, a broken page, or a question about the API, MCP endpoint or Markdown pages.",
@@ -32,7 +32,7 @@ function contact(site: SiteInfo): PageModel {
           link("Search the business directory", DIRECTORY_PATH, { md: markdownPath(DIRECTORY_PATH) }),
           " · ",
           link("API documentation", API_DOCS_PATH, { md: markdownPath(API_DOCS_PATH) }),
-          { agents: [" · ", link("llms.txt", LLMS_PATH), ": the index of this site for agents"] },
+          { agents: [" · ", ...LLMS_ITEM] },
         ],
       },
     ],

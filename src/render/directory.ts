@@ -37,31 +37,20 @@ function searchLink(label: readonly Inline[], form: FormValues, offset: number):
   return link(label, directoryHref(DIRECTORY_PATH, form, offset), { md: directoryHref(markdownPath(DIRECTORY_PATH), form, offset) });
 }
 
-/** A list of services or countries to browse, each with its count of listings. */
-function browseList(items: readonly { label: string; total: number; href: string; markdownPath: string }[], className: string): Block {
+/** A list of services or countries to browse, each linking the list of exactly the listings it counts. */
+function browseList(choices: readonly { label: string; total: number; path: string; markdownPath: string }[], className: string): Block {
   return {
     kind: "list",
     className,
-    items: items.map(({ label, total, href, markdownPath: md }) => [link([supplied(label)], href, { md }), ` (${count(total)})`]),
+    items: choices.map(({ label, total, path, markdownPath: md }) => [link([supplied(label)], path, { md }), ` (${count(total)})`]),
   };
 }
 
-/**
- * Services link to their lists: exactly the listings counted. (A search for the service's name
- * would also find other services' listings whose names hold the word.)
- */
-function services(choices: DirectoryChoices["services"]) {
-  return choices.map(({ name, total, path, markdownPath: md }) => ({ label: name, total, href: path, markdownPath: md }));
-}
+const services = (choices: DirectoryChoices["services"]) => choices.map((choice) => ({ ...choice, label: choice.name }));
 
 /** Browsing by service and by country, with counts: on the directory's unsearched pages. */
 function browse(choices: DirectoryChoices): Block {
-  const countries = choices.countries.map(({ code, total, path, markdownPath: md }) => ({
-    label: countryName(code),
-    total,
-    href: path,
-    markdownPath: md,
-  }));
+  const countries = choices.countries.map((choice) => ({ ...choice, label: countryName(choice.code) }));
   return {
     kind: "section",
     id: "browse",

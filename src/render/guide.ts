@@ -1,8 +1,8 @@
-import { LLMS_PATH, markdownPath, offeringApiPath, offeringPagePath } from "../contract.ts";
+import { HOME_PATH, markdownPath, offeringApiPath, offeringPagePath } from "../contract.ts";
 import type { SiteInfo } from "../schemas/content.ts";
 import type { Offering } from "../schemas/offering.ts";
 import { safeLink } from "./escape.ts";
-import { type Block, type Card, link, type PageModel, pageHtml, pageMarkdown } from "./page-model.ts";
+import { type Block, type Card, link, moreForAgents, type PageModel, pageHtml, pageMarkdown } from "./page-model.ts";
 
 /** A URL on this site as a site-relative path (so links work on any host), others as they are. */
 function localHref(baseUrl: string, url: string): string {
@@ -94,18 +94,7 @@ function guide(site: SiteInfo, offering: Offering, body: string): PageModel {
           { kind: "paragraph", only: "agents", text: ["Programs can read this offering as JSON at ", { code: api }, "."] },
         ],
       },
-      {
-        kind: "section",
-        id: "more",
-        only: "agents",
-        heading: ["More"],
-        blocks: [
-          {
-            kind: "list",
-            items: [[link("All offerings", markdownPath("/"))], [link("llms.txt", LLMS_PATH), ": the index of this site for agents"]],
-          },
-        ],
-      },
+      moreForAgents([[link("All offerings", markdownPath(HOME_PATH))]]),
     ],
   };
 }

@@ -1,16 +1,7 @@
-import {
-  API_DOCS_PATH,
-  businessPagePath,
-  CONTACT_PATH,
-  DIRECTORY_PATH,
-  HOME_PATH,
-  LLMS_PATH,
-  markdownPath,
-  OPENAPI_PATH,
-} from "../contract.ts";
+import { API_DOCS_PATH, businessPagePath, CONTACT_PATH, DIRECTORY_PATH, HOME_PATH, markdownPath, OPENAPI_PATH } from "../contract.ts";
 import type { SiteInfo } from "../schemas/content.ts";
 import type { Offering } from "../schemas/offering.ts";
-import { link, type PageModel, pageHtml, pageMarkdown } from "./page-model.ts";
+import { LLMS_ITEM, link, type PageModel, pageHtml, pageMarkdown } from "./page-model.ts";
 
 /** The 404 page, built once for both renderings: where to go instead. The requested path is never echoed. */
 function notFound(offerings: readonly Offering[]): PageModel {
@@ -34,7 +25,7 @@ function notFound(offerings: readonly Offering[]): PageModel {
       {
         kind: "list",
         only: "agents",
-        items: [[link("llms.txt", LLMS_PATH), ": the index of this site for agents"], [link("OpenAPI document", OPENAPI_PATH)]],
+        items: [LLMS_ITEM, [link("OpenAPI document", OPENAPI_PATH)]],
       },
       {
         kind: "list",

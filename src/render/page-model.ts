@@ -1,3 +1,4 @@
+import { LLMS_PATH } from "../contract.ts";
 import type { SiteInfo } from "../schemas/content.ts";
 import { escapeHtml, plainTextParagraphs } from "./escape.ts";
 import { type LayoutInput, layout } from "./layout.ts";
@@ -100,6 +101,14 @@ export function supplied(text: string): Inline {
 
 export function link(label: string | readonly Inline[], href: string, more: Omit<Link, "link" | "href"> = {}): Link {
   return { link: typeof label === "string" ? [label] : label, href, ...more };
+}
+
+/** The llms.txt link an agent-facing list of further links ends with. */
+export const LLMS_ITEM: readonly Inline[] = [link("llms.txt", LLMS_PATH), ": the index of this site for agents"];
+
+/** A page's "More" links for agents (Markdown only), llms.txt last. */
+export function moreForAgents(items: readonly (readonly Inline[])[]): Block {
+  return { kind: "section", id: "more", only: "agents", heading: ["More"], blocks: [{ kind: "list", items: [...items, LLMS_ITEM] }] };
 }
 
 const forPeople = <T extends Audience>(items: readonly T[]) => items.filter((item) => item.only !== "agents");
@@ -229,6 +238,11 @@ function inlineMarkdown(base: string, inlines: readonly Inline[], inLabel = fals
     .join("");
 }
 
+/** One item of a list block as the page's Markdown writes it, on one line (the lists' paging measures entries with it). */
+export function listItemMarkdown(base: string, item: readonly Inline[], marker = "-"): string {
+  return `${marker} ${inlineMarkdown(base, item).trim()}`;
+}
+
 const indent = (text: string) => text.replace(/\n(?!\n)/g, "\n  ");
 
 /** A card as one list item: its title, then each line on a line of its own; an excerpt fenced below them. */
@@ -252,7 +266,7 @@ function blockMarkdown(base: string, block: Block, level: number): string {
     case "faq":
       return block.items.map(({ question, answer }) => `${"#".repeat(level + 1)} ${mdOwn(question)}\n\n${mdOwn(answer)}`).join("\n\n");
     case "list":
-      return block.items.map((item, i) => `${block.ordered === true ? `${i + 1}.` : "-"} ${inlineMarkdown(base, item).trim()}`).join("\n");
+      return block.items.map((item, i) => listItemMarkdown(base, item, block.ordered === true ? `${i + 1}.` : "-")).join("\n");
     case "cards":
       return block.cards.map((card) => cardMarkdown(base, card)).join("\n");
     case "section": {
