@@ -17,10 +17,15 @@ export interface Document extends PageFacts {
   readonly etag: string;
 }
 
-/** The document of `text`, one of `snapshot`'s. */
-function documentOf(snapshot: Snapshot, text: string): Document {
+/**
+ * The document `key` of `snapshot`, of `text`. Only a Markdown document (its key a Markdown path,
+ * `….md`, as every Markdown document's is) is read for its token estimate: a sitemap part or the
+ * stylesheet is never sent as Markdown.
+ */
+function documentOf(snapshot: Snapshot, key: string, text: string): Document {
   const body = Buffer.from(text);
-  return { body, etag: etag(body), tokens: estimateTokens(text), contentSignal: contentSignalOf(snapshot.site) };
+  const tokens = key.endsWith(".md") ? estimateTokens(text) : 0;
+  return { body, etag: etag(body), tokens, contentSignal: contentSignalOf(snapshot.site) };
 }
 
 const documentsBySnapshot = new WeakMap<object, Map<string, Document>>();
@@ -41,7 +46,7 @@ export function snapshotDocument(snapshot: Snapshot, key: string, make: () => st
   if (document === undefined) {
     const text = make();
     if (text === undefined) return undefined;
-    document = documentOf(snapshot, text);
+    document = documentOf(snapshot, key, text);
     documents.set(key, document);
   }
   return document;
@@ -67,7 +72,7 @@ export function renderedDocument(snapshot: Snapshot, key: string, render: () => 
   }
   let document = documents.get(key);
   if (document === undefined) {
-    document = documentOf(snapshot, render());
+    document = documentOf(snapshot, key, render());
     documents.set(key, document);
   }
   return document;

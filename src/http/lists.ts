@@ -45,12 +45,12 @@ function numberIn(text: string, pattern: RegExp): number {
  * for static hosts.
  */
 export function registerLists(app: FastifyInstance, service: CatalogService): void {
-  /** What is sent: the page in HTML or Markdown, or the index part; and at which URL it was asked for. */
+  /** What is sent: the page in HTML or Markdown, or the index part. */
   type Form = "html" | "markdown" | "index";
-  type Url = "page" | "markdown" | "index";
   /**
-   * Page or part `numberText` (1-based) of a list in `form`; only its canonical path answers
-   * (page 1 has no `page-1`, part 1 no `llms-1.txt`).
+   * Page or part `numberText` (1-based) of a list in `form`, asked for at the path of that form
+   * or, `negotiated`, at the page's own path; only that canonical path answers (page 1 has no
+   * `page-1`, part 1 no `llms-1.txt`).
    */
   function sendList(
     request: FastifyRequest,
@@ -59,7 +59,7 @@ export function registerLists(app: FastifyInstance, service: CatalogService): vo
     name: string,
     numberText: string,
     form: Form,
-    url: Url,
+    negotiated = false,
   ) {
     const markdown = form !== "html";
     return withDirectory(service, request, reply, markdown, () => {
@@ -72,11 +72,10 @@ export function registerLists(app: FastifyInstance, service: CatalogService): vo
       const found = country ?? byService;
       const starts = form === "index" ? found?.paging.parts : found?.paging.pages;
       if (found === undefined || starts === undefined || n < 1 || n > starts.length) return sendNotFound(service, request, reply, markdown);
-      const path = url === "index" ? found.indexPathOf(n) : url === "markdown" ? found.pathOf(n) : found.pagePathOf(n);
-      if (request.url.split("?")[0] !== path) return sendNotFound(service, request, reply, markdown);
-      const { index } = directory;
-      // Kept under the path of what is sent: the Markdown asked for at the page's own path is the Markdown URL's document.
+      // The document is kept under its form's path: the Markdown asked for at the page's own path is the Markdown URL's.
       const key = form === "index" ? found.indexPathOf(n) : form === "markdown" ? found.pathOf(n) : found.pagePathOf(n);
+      if (request.url.split("?")[0] !== (negotiated ? found.pagePathOf(n) : key)) return sendNotFound(service, request, reply, markdown);
+      const { index } = directory;
       const document = renderedDocument(snapshot, key, () => {
         const ranks =
           country !== undefined
@@ -111,23 +110,23 @@ export function registerLists(app: FastifyInstance, service: CatalogService): vo
         url,
         config: cacheable,
         handler: async (request, reply) =>
-          sendList(request, reply, kind, params(request).name, numberOf(request), negotiated(request, reply), "page"),
+          sendList(request, reply, kind, params(request).name, numberOf(request), negotiated(request, reply), true),
       });
       readOnlyRoute(app, {
         url: markdownPath(url),
         config: cacheable,
-        handler: async (request, reply) => sendList(request, reply, kind, params(request).name, numberOf(request), "markdown", "markdown"),
+        handler: async (request, reply) => sendList(request, reply, kind, params(request).name, numberOf(request), "markdown"),
       });
     }
     readOnlyRoute(app, {
       url: firstIndex,
       config: cacheable,
-      handler: async (request, reply) => sendList(request, reply, kind, params(request).name, "1", "index", "index"),
+      handler: async (request, reply) => sendList(request, reply, kind, params(request).name, "1", "index"),
     });
     readOnlyRoute(app, {
       url: laterIndex,
       config: cacheable,
-      handler: async (request, reply) => sendList(request, reply, kind, params(request).name, params(request).part ?? "", "index", "index"),
+      handler: async (request, reply) => sendList(request, reply, kind, params(request).name, params(request).part ?? "", "index"),
     });
   }
 
