@@ -1,96 +1,14 @@
 import { Marked, type Token, type Tokens } from "marked";
+import { HTMLElement, type Node, NodeType, parse } from "node-html-parser";
 
 /**
  * The comparison AFDocs' markdown-content-parity check makes between a page's HTML and its
  * Markdown (afdocs/dist/checks/observability/markdown-content-parity.js, which exports none of
- * it), redone here on the project's own parsers: the HTML's <main> without chrome, split into
- * lines at block elements, each line of 20 characters or more normalised and looked for in the
- * normalised text of the Markdown. The HTML is the project's own (well-formed, from the
- * renderers), so a small parser reads it; the Markdown is read by marked's lexer, whose tokens
- * carry the same text as the mdast nodes the check reads.
+ * it), redone here: the HTML's <main> without chrome, split into lines at block elements, each
+ * line of 20 characters or more normalised and looked for in the normalised text of the Markdown.
+ * The HTML is read by node-html-parser, the parser the check itself uses; the Markdown by marked's
+ * lexer, whose tokens carry the same text as the mdast nodes the check reads.
  */
-
-interface Element {
-  readonly tag: string;
-  readonly attributes: ReadonlyMap<string, string>;
-  readonly children: Node[];
-  parent: Element | null;
-}
-type Node = Element | { readonly text: string };
-
-const VOID = new Set(["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"]);
-const RAW_TEXT = new Set(["script", "style", "textarea"]);
-const ENTITIES: Readonly<Record<string, string>> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: "\u00a0" };
-
-function decode(text: string): string {
-  return text.replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (entity, name: string) => {
-    if (name.startsWith("#x") || name.startsWith("#X")) return String.fromCodePoint(Number.parseInt(name.slice(2), 16));
-    if (name.startsWith("#")) return String.fromCodePoint(Number.parseInt(name.slice(1), 10));
-    return ENTITIES[name.toLowerCase()] ?? entity;
-  });
-}
-
-const TAG =
-  /<!--[\s\S]*?-->|<![^>]*>|<\/([a-zA-Z][a-zA-Z0-9]*)\s*>|<([a-zA-Z][a-zA-Z0-9]*)((?:\s+[^\s=>/]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]+))?)*)\s*\/?>/g;
-const ATTRIBUTE = /([^\s=>/]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+)))?/g;
-
-function parseHtml(html: string): Element {
-  const root: Element = { tag: "#root", attributes: new Map(), children: [], parent: null };
-  let current = root;
-  let at = 0;
-  TAG.lastIndex = 0;
-  for (let match = TAG.exec(html); match !== null; match = TAG.exec(html)) {
-    if (match.index > at) current.children.push({ text: decode(html.slice(at, match.index)) });
-    at = TAG.lastIndex;
-    const [, closing, opening, attributeText = ""] = match;
-    if (closing !== undefined) {
-      const tag = closing.toLowerCase();
-      let open: Element | null = current;
-      while (open !== null && open.tag !== tag) open = open.parent;
-      if (open?.parent) current = open.parent;
-    } else if (opening !== undefined) {
-      const tag = opening.toLowerCase();
-      const attributes = new Map<string, string>();
-      for (const [, name = "", double, single, bare] of attributeText.matchAll(ATTRIBUTE)) {
-        attributes.set(name.toLowerCase(), decode(double ?? single ?? bare ?? ""));
-      }
-      const element: Element = { tag, attributes, children: [], parent: current };
-      current.children.push(element);
-      if (RAW_TEXT.has(tag)) {
-        const end = html.toLowerCase().indexOf(`</${tag}`, at);
-        const stop = end === -1 ? html.length : end;
-        element.children.push({ text: html.slice(at, stop) });
-        TAG.lastIndex = stop;
-        at = stop;
-      } else if (!VOID.has(tag)) {
-        current = element;
-      }
-    }
-  }
-  if (at < html.length) current.children.push({ text: decode(html.slice(at)) });
-  return root;
-}
-
-const isElement = (node: Node): node is Element => "tag" in node;
-
-function descendants(element: Element): Element[] {
-  return element.children.filter(isElement).flatMap((child) => [child, ...descendants(child)]);
-}
-
-function find(element: Element, tag: string): Element | undefined {
-  return descendants(element).find((child) => child.tag === tag);
-}
-
-function textOf(node: Node): string {
-  return isElement(node) ? node.children.map(textOf).join("") : node.text;
-}
-
-function remove(element: Element): void {
-  const siblings = element.parent?.children;
-  if (siblings === undefined) return;
-  const index = siblings.indexOf(element);
-  if (index !== -1) siblings.splice(index, 1);
-}
 
 const STRIP_TAGS = new Set([
   "script",
@@ -122,13 +40,13 @@ const BLOCK_TAGS = new Set(
 );
 
 /** Chrome the check removes from the content before reading it. */
-function stripped(element: Element): boolean {
-  const className = element.attributes.get("class") ?? "";
-  const label = element.attributes.get("aria-label");
-  const rel = element.attributes.get("rel");
+function stripped(element: HTMLElement): boolean {
+  const className = element.getAttribute("class") ?? "";
+  const label = element.getAttribute("aria-label");
+  const rel = element.getAttribute("rel");
   return (
-    element.attributes.has("data-markdown-ignore") ||
-    STRIP_TAGS.has(element.tag) ||
+    element.hasAttribute("data-markdown-ignore") ||
+    STRIP_TAGS.has(element.tagName.toLowerCase()) ||
     STRIP_CLASS_PARTS.some((part) => className.includes(part)) ||
     className.split(/\s+/).includes("sr-only") ||
     label === "breadcrumb" ||
@@ -139,30 +57,35 @@ function stripped(element: Element): boolean {
   );
 }
 
+/** The text of a node, with a line break before and after each block element. */
 function walk(node: Node): string {
-  if (!isElement(node)) return node.text;
-  const inner = node.children.map(walk).join("");
-  return BLOCK_TAGS.has(node.tag) ? `\n${inner}\n` : inner;
+  if (node.nodeType === NodeType.TEXT_NODE) return node.text;
+  if (!(node instanceof HTMLElement)) return "";
+  const inner = node.childNodes.map(walk).join("");
+  return BLOCK_TAGS.has(node.tagName?.toLowerCase() ?? "") ? `\n${inner}\n` : inner;
 }
 
 /** The largest list's count of direct items. */
-function largestList(element: Element): number {
-  const lists = descendants(element).filter((child) => child.tag === "ul" || child.tag === "ol");
-  return Math.max(0, ...lists.map((list) => list.children.filter((child) => isElement(child) && child.tag === "li").length));
+function largestList(element: HTMLElement): number {
+  const lists = element.querySelectorAll("ul, ol");
+  return Math.max(
+    0,
+    ...lists.map((list) => list.childNodes.filter((child) => child instanceof HTMLElement && child.tagName === "LI").length),
+  );
 }
 
 /** The HTML's content as the check reads it: its text with line breaks at blocks, and its largest list. */
 function htmlContent(html: string): { text: string; listItems: number } {
-  const root = parseHtml(html);
-  const content = find(root, "main") ?? find(root, "body") ?? root;
-  for (const element of descendants(content)) if (stripped(element)) remove(element);
-  for (const element of descendants(content)) {
-    const text = textOf(element);
+  const root = parse(html);
+  const content = root.querySelector("main") ?? root.querySelector("body") ?? root;
+  for (const element of content.querySelectorAll("*")) if (stripped(element)) element.remove();
+  for (const element of content.querySelectorAll("*")) {
+    const text = element.text;
     if (text.length < 100) continue;
-    const links = descendants(element).filter((child) => child.tag === "a");
+    const links = element.querySelectorAll("a");
     if (links.length < 10) continue;
-    const linkText = links.reduce((sum, a) => sum + textOf(a).length, 0);
-    if (linkText / text.length > 0.7) remove(element);
+    const linkText = links.reduce((sum, a) => sum + a.text.length, 0);
+    if (linkText / text.length > 0.7) element.remove();
   }
   return { text: walk(content), listItems: largestList(content) };
 }
@@ -179,7 +102,7 @@ function tokenText(token: Token): string {
     case "def":
       return "";
     case "text":
-      return "tokens" in token && token.tokens !== undefined ? tokensText(token.tokens, "") : decode(token.text);
+      return "tokens" in token && token.tokens !== undefined ? tokensText(token.tokens, "") : parse(token.text).text;
     case "escape":
     case "codespan":
     case "code":
@@ -189,7 +112,7 @@ function tokenText(token: Token): string {
     case "image":
       return token.text;
     case "html":
-      return walk(parseHtml(token.text));
+      return walk(parse(token.text));
     case "list":
       return (token as Tokens.List).items.map(tokenText).join("\n");
     case "list_item":
