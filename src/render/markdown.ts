@@ -4,12 +4,19 @@ import { LLMS_PATH } from "../contract.ts";
  * set apart text a business supplied so it cannot pass for the page's own words.
  */
 
+/** Text on one line: its runs of white space (line breaks included) as one space, none at either end. */
+export function oneLine(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}
+
 /** One line of plain text, with every character that Markdown or HTML could act on escaped. */
 export function mdText(text: string): string {
-  return text
-    .replace(/\s+/g, " ")
-    .trim()
-    .replace(/[\\`*_{}[\]()<>#!|~:]/g, "\\$&");
+  return oneLine(text).replace(/[\\`*_{}[\]()<>#!|~:]/g, "\\$&");
+}
+
+/** The longest run of backticks in `text` (0 when it has none): a code span or fence around it must be longer. */
+export function longestBacktickRun(text: string): number {
+  return Math.max(0, ...[...text.matchAll(/`+/g)].map((match) => match[0].length));
 }
 
 /** A link whose destination is wrapped in `<...>` (URLs from safeHttpUrl hold no spaces or angle brackets). */
@@ -27,8 +34,7 @@ export function agentPointer(baseUrl: string): string {
  * longest backtick run in the text (at least three).
  */
 export function fenced(text: string, info = "text"): string {
-  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((match) => match[0].length));
-  const fence = "`".repeat(Math.max(3, longest + 1));
+  const fence = "`".repeat(Math.max(3, longestBacktickRun(text) + 1));
   return `${fence}${info}\n${text.replace(/\r\n?/g, "\n")}\n${fence}`;
 }
 

@@ -2,7 +2,7 @@ import { LLMS_PATH } from "../contract.ts";
 import type { SiteInfo } from "../schemas/content.ts";
 import { escapeHtml, plainTextParagraphs } from "./escape.ts";
 import { type LayoutInput, layout } from "./layout.ts";
-import { agentPointer, fenced, mdText, untrustedDescription } from "./markdown.ts";
+import { agentPointer, fenced, longestBacktickRun, mdText, oneLine, untrustedDescription } from "./markdown.ts";
 import { markdownToHtml } from "./markdown-html.ts";
 
 /**
@@ -228,7 +228,7 @@ function inlineMarkdown(base: string, inlines: readonly Inline[], inLabel = fals
         return `${before === "" ? "" : " "}${mdText(inline.supplied)}${after === "" ? "" : " "}`;
       }
       if ("code" in inline) {
-        const longest = Math.max(0, ...[...inline.code.matchAll(/`+/g)].map((match) => match[0].length));
+        const longest = longestBacktickRun(inline.code);
         const fence = "`".repeat(longest + 1);
         return longest === 0 ? `${fence}${inline.code}${fence}` : `${fence} ${inline.code} ${fence}`;
       }
@@ -264,7 +264,7 @@ function blockMarkdown(base: string, block: Block, level: number): string {
         .map(({ label, value }) => `- ${label}: ${inlineMarkdown(base, value).trim()}`)
         .join("\n");
     case "faq":
-      return block.items.map(({ question, answer }) => `${"#".repeat(level + 1)} ${mdOwn(question)}\n\n${mdOwn(answer)}`).join("\n\n");
+      return block.items.map(({ question, answer }) => `${"#".repeat(level + 1)} ${oneLine(question)}\n\n${oneLine(answer)}`).join("\n\n");
     case "list":
       return block.items.map((item, i) => listItemMarkdown(base, item, block.ordered === true ? `${i + 1}.` : "-")).join("\n");
     case "cards":
@@ -278,7 +278,7 @@ function blockMarkdown(base: string, block: Block, level: number): string {
     case "columns":
       return block.columns.map((column) => blocksMarkdown(base, column, level)).join("\n\n");
     case "notice":
-      return `${"#".repeat(level + 1)} ${mdOwn(block.title)}\n\n${inlineMarkdown(base, block.text).trim()}`;
+      return `${"#".repeat(level + 1)} ${oneLine(block.title)}\n\n${inlineMarkdown(base, block.text).trim()}`;
     case "editorial":
       return block.markdown.trim();
     case "untrusted":
@@ -286,10 +286,6 @@ function blockMarkdown(base: string, block: Block, level: number): string {
     case "markdown":
       return block.markdown;
   }
-}
-
-function mdOwn(text: string): string {
-  return text.replace(/\s+/g, " ").trim();
 }
 
 function blocksMarkdown(base: string, blocks: readonly Block[], level: number): string {
