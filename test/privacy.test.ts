@@ -1,11 +1,10 @@
 import assert from "node:assert/strict";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { after, before, describe, test } from "node:test";
+import { before, describe, test } from "node:test";
 import { readContent } from "../build/content.ts";
-import { OpenApiValidator } from "./helpers/openapi.ts";
-import { type RunningServer, startServer } from "./helpers/server.ts";
-import { buildSnapshot, FIXTURES, SAMPLE_CONTENT, tempDir } from "./helpers/snapshot.ts";
+import { serveContent } from "./helpers/server.ts";
+import { FIXTURES, SAMPLE_CONTENT } from "./helpers/snapshot.ts";
 
 /** What must never be published: every private value, and every trace of a non-approved listing. */
 interface Secrets {
@@ -45,24 +44,11 @@ for (const [label, contentDir] of [
   ["the basic fixture", `${FIXTURES}basic`],
 ] as const) {
   describe(`privacy of ${label}`, () => {
-    let server: RunningServer;
-    let openapi: OpenApiValidator;
+    const served = serveContent(contentDir);
     let secrets: Secrets;
-    let dist: string;
-    let cleanup: () => Promise<void>;
 
     before(async () => {
-      const work = await tempDir();
-      cleanup = work.remove;
-      dist = join(work.path, "dist");
-      await buildSnapshot(contentDir, dist);
-      server = await startServer(dist);
-      openapi = await OpenApiValidator.fetch(server.url);
       secrets = await secretsOf(contentDir);
-    });
-    after(async () => {
-      await server.close();
-      await cleanup();
     });
 
     test("the content has private values and non-approved listings to protect", () => {
@@ -71,7 +57,7 @@ for (const [label, contentDir] of [
     });
 
     test("no private value and no non-approved listing appears in any file of dist/", async () => {
-      const files = (await readdir(dist, { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile());
+      const files = (await readdir(served.dist, { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile());
       assert.ok(files.length >= 6);
       for (const file of files) {
         const path = join(file.parentPath, file.name);
@@ -81,14 +67,14 @@ for (const [label, contentDir] of [
 
     test("no private value and no non-approved listing appears in any API response or page", async () => {
       // Pages written as `…/index.html` for static hosts are served at their directory URL.
-      const pages = [...server.service.current().pages.keys()].map((page) => page.replace(/\/index\.html$/, "") || "/");
+      const pages = [...served.current.service.current().pages.keys()].map((page) => page.replace(/\/index\.html$/, "") || "/");
       const urls = ["/api/offerings", "/openapi.json", ...pages];
       for (let offset: number | null = 0; offset !== null; ) {
-        const response = await fetch(`${server.url}/api/directory?limit=25&offset=${offset}`);
+        const response = await fetch(`${served.current.url}/api/directory?limit=25&offset=${offset}`);
         const text = await response.text();
         assertClean(text, secrets, `directory page at ${offset}`);
         const body = JSON.parse(text) as { items: { slug: string }[]; nextOffset: number | null };
-        openapi.assertResponse("/api/directory", 200, body);
+        served.openapi.assertResponse("/api/directory", 200, body);
         urls.push(...body.items.map((item) => `/api/directory/${item.slug}`));
         offset = body.nextOffset;
       }
@@ -101,21 +87,21 @@ for (const [label, contentDir] of [
         urls.push(`/api/directory?q=${encodeURIComponent(q)}`);
       }
       for (const url of urls) {
-        const response = await fetch(`${server.url}${url}`, { headers: { accept: "text/markdown" } });
+        const response = await fetch(`${served.current.url}${url}`, { headers: { accept: "text/markdown" } });
         assert.equal(response.status, 200, url);
         const text = await response.text();
         assertClean(text, secrets, url);
-        if (url.startsWith("/api/")) openapi.assertResponse(url, 200, JSON.parse(text));
+        if (url.startsWith("/api/")) served.openapi.assertResponse(url, 200, JSON.parse(text));
       }
     });
 
     test("a non-approved listing is 404 by slug and by id", async () => {
       for (const { slug, id } of secrets.nonApproved) {
         for (const identifier of [slug, id]) {
-          const response = await fetch(`${server.url}/api/directory/${identifier}`);
+          const response = await fetch(`${served.current.url}/api/directory/${identifier}`);
           assert.equal(response.status, 404, identifier);
           const body = (await response.json()) as { error: { code: string } };
-          openapi.assertResponse(`/api/directory/${identifier}`, 404, body);
+          served.openapi.assertResponse(`/api/directory/${identifier}`, 404, body);
           assert.equal(body.error.code, "not_found");
         }
       }

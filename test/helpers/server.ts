@@ -44,16 +44,20 @@ export function stableHeaders(response: Response): Record<string, string> {
 /**
  * Builds `contentDir` into a temporary dist/ and serves it for the tests of the enclosing file
  * or suite (registers node:test before/after hooks), with a validator for the OpenAPI document
- * it serves. Read `.current` and `.openapi` inside tests.
+ * it serves. Read `.current`, `.openapi` and `.dist` (the built folder) inside tests.
  */
-export function serveContent(contentDir: string, env: Record<string, string> = {}): { current: RunningServer; openapi: OpenApiValidator } {
-  const handle = {} as { current: RunningServer; openapi: OpenApiValidator };
+export function serveContent(
+  contentDir: string,
+  env: Record<string, string> = {},
+): { current: RunningServer; openapi: OpenApiValidator; dist: string } {
+  const handle = {} as { current: RunningServer; openapi: OpenApiValidator; dist: string };
   let remove: () => Promise<void> = async () => {};
   before(async () => {
     const work = await tempDir();
     remove = work.remove;
-    await buildSnapshot(contentDir, `${work.path}/dist`);
-    handle.current = await startServer(`${work.path}/dist`, env);
+    handle.dist = `${work.path}/dist`;
+    await buildSnapshot(contentDir, handle.dist);
+    handle.current = await startServer(handle.dist, env);
     handle.openapi = await OpenApiValidator.fetch(handle.current.url);
   });
   after(async () => {

@@ -1,25 +1,11 @@
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
-import { after, before, test } from "node:test";
-import { type RunningServer, startServer } from "../helpers/server.ts";
-import { buildSnapshot, SAMPLE_CONTENT, TEST_BASE_URL, tempDir } from "../helpers/snapshot.ts";
+import { test } from "node:test";
+import { serveContent } from "../helpers/server.ts";
+import { SAMPLE_CONTENT, TEST_BASE_URL } from "../helpers/snapshot.ts";
 import { markdownLinks, sitemapLinks } from "./links.ts";
 
-let server: RunningServer;
-let dist: string;
-let cleanup: () => Promise<void>;
-
-before(async () => {
-  const dir = await tempDir();
-  cleanup = dir.remove;
-  dist = `${dir.path}/dist`;
-  await buildSnapshot(SAMPLE_CONTENT, dist);
-  server = await startServer(dist);
-});
-after(async () => {
-  await server.close();
-  await cleanup();
-});
+const served = serveContent(SAMPLE_CONTENT);
 
 /** The MCP endpoint takes POST only (GET is 405 by contract §6); the crawl reads with GET. */
 const POST_ONLY = new Set([`${TEST_BASE_URL}/mcp`]);
@@ -35,7 +21,7 @@ async function crawl(start: string[]): Promise<{ links: Set<string>; documents: 
   while (queue.length > 0) {
     const link = queue.shift() ?? "";
     if (documents.has(link)) continue;
-    const response = await fetch(`${server.url}${link.slice(TEST_BASE_URL.length)}`);
+    const response = await fetch(`${served.current.url}${link.slice(TEST_BASE_URL.length)}`);
     assert.equal(response.status, 200, link);
     const text = await response.text();
     documents.set(link, text);
@@ -49,13 +35,13 @@ async function crawl(start: string[]): Promise<{ links: Set<string>; documents: 
 }
 
 test("every link on this site in llms.txt, llms-full.txt, the Markdown pages and sitemap.xml answers 200", async () => {
-  const manifest = JSON.parse(await readFile(`${dist}/data/manifest.json`, "utf8")) as { pages: string[] };
+  const manifest = JSON.parse(await readFile(`${served.dist}/data/manifest.json`, "utf8")) as { pages: string[] };
   const markdownPages = manifest.pages.filter((path) => path.endsWith(".md") || path.endsWith(".txt"));
   assert.ok(
     markdownPages.includes("/llms.txt") && markdownPages.includes("/llms-full.txt") && markdownPages.includes("/businesses/index.md"),
   );
   const { links, documents } = await crawl(markdownPages.map((path) => `${TEST_BASE_URL}${path}`));
-  const sitemap = await (await fetch(`${server.url}/sitemap.xml`)).text();
+  const sitemap = await (await fetch(`${served.current.url}/sitemap.xml`)).text();
   const sitemapUrls = sitemapLinks(sitemap);
   for (const link of sitemapUrls) links.add(link);
 
@@ -66,15 +52,15 @@ test("every link on this site in llms.txt, llms-full.txt, the Markdown pages and
   );
   const failures: string[] = [];
   for (const link of local) {
-    const response = await fetch(`${server.url}${link.slice(TEST_BASE_URL.length)}`, { redirect: "manual", method: "HEAD" });
+    const response = await fetch(`${served.current.url}${link.slice(TEST_BASE_URL.length)}`, { redirect: "manual", method: "HEAD" });
     if (response.status !== 200) failures.push(`${response.status} ${link}`);
   }
   assert.deepEqual(failures, []);
 });
 
 test("every sitemap URL is an HTML page, and every Markdown profile is reachable from the overview by country and by service", async () => {
-  const overview = await (await fetch(`${server.url}/businesses/index.md`)).text();
-  const manifest = JSON.parse(await readFile(`${dist}/data/manifest.json`, "utf8")) as {
+  const overview = await (await fetch(`${served.current.url}/businesses/index.md`)).text();
+  const manifest = JSON.parse(await readFile(`${served.dist}/data/manifest.json`, "utf8")) as {
     pages: string[];
     counts: { businesses: number; offerings: number };
   };
@@ -87,11 +73,11 @@ test("every sitemap URL is an HTML page, and every Markdown profile is reachable
     );
     assert.equal(profiles.size, manifest.counts.businesses, kind);
   }
-  const sitemap = sitemapLinks(await (await fetch(`${server.url}/sitemap.xml`)).text());
+  const sitemap = sitemapLinks(await (await fetch(`${served.current.url}/sitemap.xml`)).text());
   assert.equal(sitemap.length, manifest.counts.businesses + manifest.counts.offerings + 4);
   const sample = sitemap.filter((_, i) => i % 25 === 0);
   for (const link of sample) {
-    const response = await fetch(`${server.url}${link.slice(TEST_BASE_URL.length)}`, { headers: { accept: "text/html" } });
+    const response = await fetch(`${served.current.url}${link.slice(TEST_BASE_URL.length)}`, { headers: { accept: "text/html" } });
     assert.equal(response.headers.get("content-type"), "text/html; charset=utf-8", link);
     await response.arrayBuffer();
   }

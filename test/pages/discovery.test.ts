@@ -1,10 +1,8 @@
 import assert from "node:assert/strict";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { after, before, test } from "node:test";
-import sirv from "sirv";
-import { type RunningServer, startServer } from "../helpers/server.ts";
-import { buildSnapshot, FIXTURES, TEST_BASE_URL, tempDir } from "../helpers/snapshot.ts";
+import { test } from "node:test";
+import { serveContent } from "../helpers/server.ts";
+import { FIXTURES, TEST_BASE_URL } from "../helpers/snapshot.ts";
+import { serveStatic } from "../helpers/static-host.ts";
 
 /**
  * The API catalog at /.well-known/api-catalog (RFC 9727): a JSON linkset (RFC 9264) naming the
@@ -12,33 +10,7 @@ import { buildSnapshot, FIXTURES, TEST_BASE_URL, tempDir } from "../helpers/snap
  * bytes from the server and, as the build wrote them, from a plain static host.
  */
 
-let server: RunningServer;
-let staticHost: Server;
-let staticUrl: string;
-let remove: () => Promise<void>;
-
-before(async () => {
-  const work = await tempDir();
-  remove = work.remove;
-  const dist = `${work.path}/dist`;
-  await buildSnapshot(`${FIXTURES}basic`, dist);
-  server = await startServer(dist);
-  // A plain static file server on the same dist/: no fastify, no negotiation, just the files.
-  const serve = sirv(dist, { dev: false, etag: true });
-  staticHost = createServer((request, response) =>
-    serve(request, response, () => {
-      response.statusCode = 404;
-      response.end("not found");
-    }),
-  );
-  await new Promise<void>((resolve) => staticHost.listen(0, "127.0.0.1", resolve));
-  staticUrl = `http://127.0.0.1:${(staticHost.address() as AddressInfo).port}`;
-});
-after(async () => {
-  await server?.close();
-  await new Promise<void>((resolve) => staticHost.close(() => resolve()));
-  await remove();
-});
+const served = serveContent(`${FIXTURES}basic`);
 
 const DOCS = [
   { href: `${TEST_BASE_URL}/docs/api`, type: "text/html" },
@@ -62,7 +34,7 @@ const CATALOG_TYPE = 'application/linkset+json; profile="https://www.rfc-editor.
 const CATALOG_LINK = '</.well-known/api-catalog>; rel="api-catalog"';
 
 test("GET /.well-known/api-catalog answers the linkset as application/linkset+json with RFC 9727's profile, naming itself in Link", async () => {
-  const response = await fetch(`${server.url}/.well-known/api-catalog`, { headers: { accept: "application/linkset+json" } });
+  const response = await fetch(`${served.current.url}/.well-known/api-catalog`, { headers: { accept: "application/linkset+json" } });
   assert.equal(response.status, 200);
   assert.equal(response.headers.get("content-type"), CATALOG_TYPE);
   assert.equal(response.headers.get("link"), CATALOG_LINK);
@@ -71,7 +43,7 @@ test("GET /.well-known/api-catalog answers the linkset as application/linkset+js
 });
 
 test("HEAD /.well-known/api-catalog answers 200 with the api-catalog Link and no body", async () => {
-  const response = await fetch(`${server.url}/.well-known/api-catalog`, { method: "HEAD" });
+  const response = await fetch(`${served.current.url}/.well-known/api-catalog`, { method: "HEAD" });
   assert.equal(response.status, 200);
   assert.equal(response.headers.get("link"), CATALOG_LINK);
   assert.equal(response.headers.get("content-type"), CATALOG_TYPE);
@@ -86,7 +58,7 @@ test("every link of the catalog leads to a document the server answers with 200 
   ]);
   assert.equal(links.length, 6);
   for (const { href, type } of links) {
-    const response = await fetch(`${server.url}${href.slice(TEST_BASE_URL.length)}`, { headers: { accept: type } });
+    const response = await fetch(`${served.current.url}${href.slice(TEST_BASE_URL.length)}`, { headers: { accept: type } });
     await response.arrayBuffer();
     assert.equal(response.status, 200, href);
     // The OpenAPI document is sent as JSON, which its own type is a kind of.
@@ -102,15 +74,20 @@ test("every page names the API catalog in its Link header", async () => {
     ["/businesses?q=plumb", "text/html"],
     ["/no-such-page", "text/markdown"],
   ] as const) {
-    const response = await fetch(`${server.url}${path}`, { headers: { accept } });
+    const response = await fetch(`${served.current.url}${path}`, { headers: { accept } });
     await response.arrayBuffer();
     assert.ok(response.headers.get("link")?.endsWith(`, ${CATALOG_LINK}`), `${path}: ${response.headers.get("link")}`);
   }
 });
 
-test("a static host serves dist/.well-known/api-catalog with the bytes the server sends", async () => {
-  const fromServer = Buffer.from(await (await fetch(`${server.url}/.well-known/api-catalog`)).arrayBuffer());
-  const response = await fetch(`${staticUrl}/.well-known/api-catalog`);
+test("a static host serves dist/.well-known/api-catalog with the bytes the server sends", async (t) => {
+  // A plain static file server on the same dist/: no fastify, no negotiation, just the files.
+  // Started here, not in a hook of its own: node 20 runs a file's top-level before hooks at once,
+  // so one could start before serveContent has built dist/.
+  const staticHost = await serveStatic(served.dist);
+  t.after(() => staticHost.close());
+  const fromServer = Buffer.from(await (await fetch(`${served.current.url}/.well-known/api-catalog`)).arrayBuffer());
+  const response = await fetch(`${staticHost.url}/.well-known/api-catalog`);
   assert.equal(response.status, 200);
   const fromStatic = Buffer.from(await response.arrayBuffer());
   assert.equal(fromStatic.toString(), fromServer.toString());

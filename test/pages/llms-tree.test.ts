@@ -1,13 +1,11 @@
 import assert from "node:assert/strict";
 import { cp, readFile, rm } from "node:fs/promises";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { after, before, describe, test } from "node:test";
-import sirv from "sirv";
 import { generateContent } from "../../bench/generate.ts";
 import { crawlLlms } from "../../bench/llms-crawl.ts";
 import { type RunningServer, startServer } from "../helpers/server.ts";
 import { buildSnapshot, SAMPLE_CONTENT, TEST_BASE_URL, tempDir } from "../helpers/snapshot.ts";
+import { serveStatic } from "../helpers/static-host.ts";
 
 /**
  * The llms.txt tree as an agent walks it, and the lists it leads to: on the sample content (also
@@ -26,22 +24,14 @@ interface Site {
 async function serve(contentDir: string, dist: string): Promise<Site> {
   await buildSnapshot(contentDir, dist);
   const server = await startServer(dist);
-  const files = sirv(dist, { dev: false });
-  const host: Server = createServer((request, response) =>
-    files(request, response, () => {
-      response.statusCode = 404;
-      response.end("not found");
-    }),
-  );
-  await new Promise<void>((resolve) => host.listen(0, "127.0.0.1", resolve));
-  const staticUrl = `http://127.0.0.1:${(host.address() as AddressInfo).port}`;
+  const host = await serveStatic(dist);
   return {
     dist,
     server,
-    staticUrl,
+    staticUrl: host.url,
     close: async () => {
       await server.close();
-      await new Promise<void>((resolve) => host.close(() => resolve()));
+      await host.close();
     },
   };
 }

@@ -1,12 +1,10 @@
 import assert from "node:assert/strict";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { after, before, test } from "node:test";
-import sirv from "sirv";
 import { buildSnapshot, SAMPLE_CONTENT, TEST_BASE_URL, tempDir } from "../helpers/snapshot.ts";
+import { type StaticHost, serveStatic } from "../helpers/static-host.ts";
 import { markdownLinks } from "./links.ts";
 
-let server: Server;
+let host: StaticHost;
 let url: string;
 let cleanup: () => Promise<void>;
 
@@ -15,18 +13,11 @@ before(async () => {
   cleanup = dir.remove;
   await buildSnapshot(SAMPLE_CONTENT, `${dir.path}/dist`);
   // A plain static file server: no fastify, no negotiation, just the files in dist/.
-  const serve = sirv(`${dir.path}/dist`, { dev: false, etag: true });
-  server = createServer((request, response) =>
-    serve(request, response, () => {
-      response.statusCode = 404;
-      response.end("not found");
-    }),
-  );
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  host = await serveStatic(`${dir.path}/dist`);
+  url = host.url;
 });
 after(async () => {
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await host.close();
   await cleanup();
 });
 
