@@ -34,6 +34,8 @@ export const MCP_PROTOCOL_VERSIONS = [...MCP_MODERN_VERSIONS, ...MCP_LEGACY_VERS
 export const API_PREFIX = "/api";
 export const DIRECTORY_API_PATH = "/api/directory";
 export const OFFERINGS_API_PATH = "/api/offerings";
+/** Counts by service, category, country and city of what a directory search matches. */
+export const FACETS_API_PATH = "/api/facets";
 /** The OpenAPI path templates of the single-item endpoints (`{name}`; fastifyPattern gives fastify's `:name`). */
 export const BUSINESS_API_TEMPLATE = `${DIRECTORY_API_PATH}/{identifier}`;
 export const OFFERING_API_TEMPLATE = `${OFFERINGS_API_PATH}/{slug}`;
@@ -57,6 +59,8 @@ export const SITEMAP_PATH = "/sitemap.xml";
 export const ROBOTS_PATH = "/robots.txt";
 export const STYLESHEET_PATH = "/assets/site.css";
 export const FAVICON_PATH = "/favicon.ico";
+/** The same icon as SVG: pages link it, and MCP names it as the server's and the tools' icon. */
+export const FAVICON_SVG_PATH = "/favicon.svg";
 export const HEALTH_PATH = "/healthz";
 export const READY_PATH = "/readyz";
 /** The whole directory for bulk use, at the same paths as in dist/ (src/snapshot/files.ts). */
@@ -188,14 +192,14 @@ export const SITE_ROUTES: readonly SiteRoute[] = [
   ...page(SERVICE_LIST_PAGE_PATTERN, "service"),
   ...[COUNTRY_INDEX_PATTERN, COUNTRY_INDEX_PART_PATTERN].map((pattern): SiteRoute => ({ pattern, answers: "file", params: "country" })),
   ...[SERVICE_INDEX_PATTERN, SERVICE_INDEX_PART_PATTERN].map((pattern): SiteRoute => ({ pattern, answers: "file", params: "service" })),
-  ...[LLMS_PATH, LLMS_FULL_PATH, ROBOTS_PATH, SITEMAP_PATH, STYLESHEET_PATH, FAVICON_PATH, BULK_JSON_PATH, BULK_NDJSON_PATH].map(
+  ...[LLMS_PATH, LLMS_FULL_PATH, ROBOTS_PATH, SITEMAP_PATH, STYLESHEET_PATH, FAVICON_PATH, FAVICON_SVG_PATH, BULK_JSON_PATH, BULK_NDJSON_PATH].map(
     (pattern): SiteRoute => ({ pattern, answers: "file", params: "fixed" }),
   ),
   { pattern: SITEMAP_PART_PATTERN, answers: "file", params: "sitemap-part" },
   ...[OPENAPI_PATH, MCP_SERVER_CARD_PATH, AI_CATALOG_PATH, API_CATALOG_PATH].map(
     (pattern): SiteRoute => ({ pattern, answers: "file", params: "fixed" }),
   ),
-  ...[HEALTH_PATH, READY_PATH, DIRECTORY_API_PATH, OFFERINGS_API_PATH].map(
+  ...[HEALTH_PATH, READY_PATH, DIRECTORY_API_PATH, FACETS_API_PATH, OFFERINGS_API_PATH].map(
     (pattern): SiteRoute => ({ pattern, answers: "json", params: "fixed" }),
   ),
   { pattern: fastifyPattern(BUSINESS_API_TEMPLATE), answers: "json", params: "listing" },
@@ -213,6 +217,8 @@ export const DIRECTORY_MAX_LIMIT = 25;
 export const DIRECTORY_DEFAULT_LIMIT = 10;
 /** The browsing limit: no page starts after this offset. */
 export const DIRECTORY_MAX_OFFSET = 1000;
+/** The most values a facet lists (the top ones by count). */
+export const FACET_MAX_VALUES = 50;
 export const BUSINESS_IDENTIFIER_MAX_LENGTH = 200;
 export const DESCRIPTION_MAX_LENGTH = 3000;
 export const OFFERINGS_Q_MAX_LENGTH = 200;

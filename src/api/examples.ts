@@ -1,5 +1,6 @@
 import type { PublicBusiness } from "../schemas/business.ts";
 import type { Offering } from "../schemas/offering.ts";
+import type { DirectoryFacets } from "../schemas/responses.ts";
 
 /** Example bodies shown in the OpenAPI document (validated against their schemas by its linters and tests). */
 
@@ -32,4 +33,17 @@ export const EXAMPLE_OFFERING: Offering = {
   ],
   steps: ["Describe the job", "Compare the quotes"],
   questions: [{ question: "Does it cost anything?", answer: "No, requesting quotes is free." }],
+};
+
+/** The facets of `GET /api/facets?q=plumb&country=IE` over a small directory. */
+export const EXAMPLE_FACETS: DirectoryFacets = {
+  total: 14,
+  service: [{ value: "Plumbing", count: 14 }],
+  category: [{ value: "Repairs & maintenance", count: 14 }],
+  country: [{ value: "IE", count: 14 }],
+  city: [
+    { value: "Dublin", count: 9 },
+    { value: "Cork", count: 3 },
+    { value: "Galway", count: 2 },
+  ],
 };

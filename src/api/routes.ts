@@ -2,6 +2,9 @@ import {
   BUSINESS_API_TEMPLATE,
   DIRECTORY_API_PATH,
   DIRECTORY_DEFAULT_LIMIT,
+  DIRECTORY_MAX_OFFSET,
+  FACET_MAX_VALUES,
+  FACETS_API_PATH,
   OFFERING_API_TEMPLATE,
   OFFERINGS_API_PATH,
   OVERLOAD_RETRY_AFTER_SECONDS,
@@ -26,6 +29,7 @@ import { PublicBusinessSchema } from "../schemas/business.ts";
 import { OfferingSchema } from "../schemas/offering.ts";
 import {
   DIRECTORY_RULES,
+  DirectoryFacetsQuerySchema,
   DirectoryParamsSchema,
   DirectorySearchQuerySchema,
   NoParametersSchema,
@@ -34,8 +38,8 @@ import {
   OfferingsQuerySchema,
   type ParameterRules,
 } from "../schemas/parameters.ts";
-import { DirectoryPageSchema, OfferingListSchema } from "../schemas/responses.ts";
-import { EXAMPLE_BUSINESS, EXAMPLE_OFFERING } from "./examples.ts";
+import { DirectoryFacetsSchema, DirectoryPageSchema, OfferingListSchema } from "../schemas/responses.ts";
+import { EXAMPLE_BUSINESS, EXAMPLE_FACETS, EXAMPLE_OFFERING } from "./examples.ts";
 
 /**
  * The REST interface, declared once. src/http/rest.ts registers each route with fastify from
@@ -103,6 +107,7 @@ export const OVERLOAD_503: ErrorResponse = {
 };
 
 const directoryParameterNames = Object.keys(DirectorySearchQuerySchema.properties);
+const facetsParameterNames = Object.keys(DirectoryFacetsQuerySchema.properties);
 
 export const ROUTES = {
   searchServiceBusinesses: {
@@ -125,6 +130,29 @@ export const ROUTES = {
       400: {
         description: "Invalid, unknown or repeated query parameter.",
         examples: [invalidParameter("limit", DIRECTORY_RULES), unknownParameter("page", directoryParameterNames), repeatedParameter("q")],
+      },
+      503: { description: "Directory data unavailable: not an empty result.", examples: [directoryUnavailable()] },
+    },
+  },
+  countServiceBusinesses: {
+    operationId: "countServiceBusinesses",
+    path: FACETS_API_PATH,
+    tag: "Directory",
+    summary: "Count what a search matches",
+    description: `Takes the directory search's q, location and country, with the same rules and exactly the same matching, and answers how many listings match in all (total, not limited to the first ${DIRECTORY_MAX_OFFSET}) and, for service, category, country and city, the values of the matching listings with how many have each: by count descending, then value, at most ${FACET_MAX_VALUES} each. Use it to see what exists before paging; narrow the search with a value it gives (q for a service, country, location for a city).`,
+    querystring: DirectoryFacetsQuerySchema,
+    params: NoParametersSchema,
+    rules: DIRECTORY_RULES,
+    response: {
+      schema: DirectoryFacetsSchema,
+      component: "DirectoryFacets",
+      description: "The search's total and its counts by service, category, country and city.",
+      example: EXAMPLE_FACETS,
+    },
+    errors: {
+      400: {
+        description: "Invalid, unknown or repeated query parameter (limit and offset are unknown here).",
+        examples: [invalidParameter("country", DIRECTORY_RULES), unknownParameter("limit", facetsParameterNames), repeatedParameter("q")],
       },
       503: { description: "Directory data unavailable: not an empty result.", examples: [directoryUnavailable()] },
     },

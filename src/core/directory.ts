@@ -163,7 +163,7 @@ export function searchDirectory(directory: Directory, search: NormalizedSearch):
 }
 
 /** Each condition of a search as a set of ranks; null when q had words that all folded to nothing (no match). */
-function conditionSets(directory: Directory, search: NormalizedSearch): RankSet[] | null {
+export function conditionSets(directory: Directory, search: NormalizedSearch): RankSet[] | null {
   const { typed, terms, country, location } = search;
   if (typed > 0 && terms.length === 0) return null;
   const sets: RankSet[] = [];

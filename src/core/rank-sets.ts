@@ -245,3 +245,38 @@ export function sizeOfIntersection(sets: readonly RankSet[], count: number): num
   }
   return total;
 }
+
+/**
+ * Calls `visit` with every rank all sets hold (every listing when there are none), in rank order:
+ * the smallest sorted set walked against the others' bitmaps, or the bitmaps ANDed a word at a
+ * time. Facets count every match this way; a page stops early instead (pageOfIntersection).
+ */
+export function visitIntersection(sets: readonly RankSet[], count: number, visit: (rank: number) => void): void {
+  if (sets.length === 0) {
+    for (let rank = 0; rank < count; rank += 1) visit(rank);
+    return;
+  }
+  const ordered = [...sets].sort((a, b) => sizeOf(a) - sizeOf(b));
+  const driver = ordered[0] as RankSet;
+  if (sizeOf(driver) === 0) return;
+  const others = ordered.slice(1).map((set) => bitsOf(set, count));
+  if (driver.kind === "sorted" && (others.length === 0 || driver.ranks.length * 32 < count)) {
+    outer: for (const rank of driver.ranks) {
+      const word = rank >>> 5;
+      const bit = 1 << (rank & 31);
+      for (const bits of others) if (((bits[word] as number) & bit) === 0) continue outer;
+      visit(rank);
+    }
+    return;
+  }
+  const first = bitsOf(driver, count);
+  for (let word = 0; word < first.length; word += 1) {
+    let value = first[word] as number;
+    for (let i = 0; value !== 0 && i < others.length; i += 1) value &= (others[i] as Uint32Array)[word] as number;
+    while (value !== 0) {
+      const low = value & -value;
+      visit(word * 32 + (31 - Math.clz32(low)));
+      value ^= low;
+    }
+  }
+}

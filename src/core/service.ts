@@ -2,8 +2,8 @@ import { LRUCache } from "lru-cache";
 import { DIRECTORY_DEFAULT_LIMIT } from "../contract.ts";
 import type { PublicBusiness } from "../schemas/business.ts";
 import type { Offering } from "../schemas/offering.ts";
-import type { DirectorySearchQuery } from "../schemas/parameters.ts";
-import type { DirectoryPage, OfferingList } from "../schemas/responses.ts";
+import type { DirectoryFacetsQuery, DirectorySearchQuery } from "../schemas/parameters.ts";
+import type { DirectoryFacets, DirectoryPage, OfferingList } from "../schemas/responses.ts";
 import { lineLength } from "../snapshot/listings.ts";
 import { RankCache } from "../snapshot/rank-cache.ts";
 import type { Directory, Snapshot } from "../snapshot/types.ts";
@@ -20,6 +20,7 @@ import {
   searchDirectory,
 } from "./directory.ts";
 import { businessNotFound, directoryUnavailable, offeringNotFound, snapshotUnavailable } from "./errors.ts";
+import { facetDirectory } from "./facets.ts";
 import { allocateBody } from "./slab.ts";
 
 export interface ServiceOptions {
@@ -38,6 +39,9 @@ export interface ServiceOptions {
  */
 const RESULT_CACHE_ENTRIES = 10_000;
 const RESULT_CACHE_BYTES = 64 * 2 ** 20;
+
+/** The answers the result cache keeps. */
+type CachedAnswer = DirectoryPage | DirectoryFacets | OfferingList;
 
 /** FNV-1a: a short, fast fingerprint of a search key, for entity tags. */
 function fingerprint(text: string): string {
@@ -143,14 +147,14 @@ class SnapshotAnswers {
  */
 export class CatalogService {
   readonly #snapshot: () => Snapshot | null;
-  readonly #cache: LRUCache<string, Answer<DirectoryPage | OfferingList>> | null;
+  readonly #cache: LRUCache<string, Answer<CachedAnswer>> | null;
   #answers: SnapshotAnswers | null = null;
 
   constructor({ snapshot, cacheSeconds }: ServiceOptions) {
     this.#snapshot = snapshot;
     this.#cache =
       cacheSeconds > 0
-        ? new LRUCache<string, Answer<DirectoryPage | OfferingList>>({
+        ? new LRUCache<string, Answer<CachedAnswer>>({
             max: RESULT_CACHE_ENTRIES,
             maxSize: RESULT_CACHE_BYTES,
             sizeCalculation: answerSize,
@@ -187,7 +191,7 @@ export class CatalogService {
     return directory;
   }
 
-  #cached<T extends DirectoryPage | OfferingList>(key: string, compute: () => Answer<T>): Answer<T> {
+  #cached<T extends CachedAnswer>(key: string, compute: () => Answer<T>): Answer<T> {
     if (this.#cache === null) return compute();
     const hit = this.#cache.get(key);
     if (hit !== undefined) return hit as Answer<T>;
@@ -221,6 +225,18 @@ export class CatalogService {
       const tag = `"${this.current().manifest.version}-${fingerprint(key)}"`;
       const page = searchDirectory(directory, search);
       return new Answer<DirectoryPage>(pageBody(directory, page), tag, undefined, undefined, () => escapedPageParts(directory, page));
+    });
+  }
+
+  /** Counts of what a search matches (contract §4, Facets): its exact total and the top values of each facet. */
+  directoryFacets(query: DirectoryFacetsQuery): Answer<DirectoryFacets> {
+    const directory = this.directory();
+    const search = normalizeSearch({ q: query.q, location: query.location, country: query.country, limit: 1, offset: 0 });
+    const key = directorySearchKey(search);
+    return this.#cached(`facets:${key}`, () => {
+      const facets = facetDirectory(directory, search);
+      const json = JSON.stringify(facets);
+      return new Answer<DirectoryFacets>(Buffer.from(json), `"${this.current().manifest.version}-f${fingerprint(key)}"`, facets, json);
     });
   }
 

@@ -69,6 +69,10 @@ export function restRoutes(app: FastifyInstance, service: CatalogService): void 
     handler: async (request, reply) => send(reply, service.searchBusinesses(request.query)),
   });
   typed.route({
+    ...routeOptions(ROUTES.countServiceBusinesses),
+    handler: async (request, reply) => send(reply, service.directoryFacets(request.query)),
+  });
+  typed.route({
     ...routeOptions(ROUTES.getServiceBusiness),
     handler: async (request, reply) => send(reply, service.getBusiness(request.params.identifier)),
   });

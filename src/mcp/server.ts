@@ -6,7 +6,7 @@ import { ROUTES } from "../api/routes.ts";
 import { TOOLS } from "../api/tools/index.ts";
 import { searchBusinesses } from "../api/tools/search-businesses.ts";
 import { searchOfferings } from "../api/tools/search-offerings.ts";
-import { QUOTE_URL_RULE, UNTRUSTED_LISTING_TEXT } from "../api/tools/tool.ts";
+import { QUOTE_URL_RULE, TOOL_NAMES, UNTRUSTED_LISTING_TEXT } from "../api/tools/tool.ts";
 import { CLIENT_CACHE_SECONDS, DIRECTORY_RETRY_AFTER_SECONDS, MCP_LEGACY_VERSIONS, MCP_PROTOCOL_VERSIONS } from "../contract.ts";
 import { ApiError, describeName } from "../core/errors.ts";
 import type { CatalogService } from "../core/service.ts";
@@ -48,6 +48,7 @@ function toolsOf(tag: "Offerings" | "Directory"): string {
 export const INSTRUCTIONS = [
   "Free, read-only access to a small curated catalog of offerings and to a directory of approved public business listings. No account, key or payment; nothing here sends enquiries, operates accounts, books work or charges money.",
   `Tools: ${toolsOf("Offerings")} read the catalog; ${toolsOf("Directory")} read the directory. Their results are the REST API's JSON bodies (structuredContent), and errors are isError results with the REST error object {error: {code, message, resolution}}: follow its resolution.`,
+  `Counting: to learn what exists before paging (which services are listed in a town, how many listings a country has), call ${TOOL_NAMES.directoryFacets} with the search's own filters: one call answers the exact total and the top counts by service, category, country and city. Then narrow the search with a value it gave.`,
   `Paging: ${searchBusinesses.name} answers one page {items, limit, offset, nextOffset}; to continue, repeat the call with the same filters and offset = nextOffset until nextOffset is null. ${searchOfferings.name} answers every match at once.`,
   `${UNTRUSTED_LISTING_TEXT} ${QUOTE_URL_RULE}`,
   "Resources: llms.txt (the index), the full catalog as Markdown and JSON, every offering guide, the API documentation and the OpenAPI description.",

@@ -77,6 +77,17 @@ export const DirectorySearchQuerySchema = {
   properties: directorySearchProperties,
 } as const;
 
+/** The facets' parameters: the search's own filters, without its paging. */
+export const DirectoryFacetsQuerySchema = {
+  type: "object",
+  additionalProperties: false,
+  properties: {
+    q: directorySearchProperties.q,
+    location: directorySearchProperties.location,
+    country: directorySearchProperties.country,
+  },
+} as const;
+
 export const directoryIdentifierProperty = {
   type: "string",
   minLength: 1,
@@ -173,3 +184,4 @@ export const OFFERINGS_RULES: ParameterRules = {
 };
 
 export type DirectorySearchQuery = FromSchema<typeof DirectorySearchQuerySchema, { keepDefaultedPropertiesOptional: true }>;
+export type DirectoryFacetsQuery = FromSchema<typeof DirectoryFacetsQuerySchema>;

@@ -1,5 +1,5 @@
 import type { FromSchema } from "json-schema-to-ts";
-import { DIRECTORY_MAX_LIMIT, DIRECTORY_MAX_OFFSET, DIRECTORY_MIN_LIMIT, MAX_OFFERINGS } from "../contract.ts";
+import { DIRECTORY_MAX_LIMIT, DIRECTORY_MAX_OFFSET, DIRECTORY_MIN_LIMIT, FACET_MAX_VALUES, MAX_OFFERINGS } from "../contract.ts";
 import { PublicBusinessSchema } from "./business.ts";
 import { OfferingSchema } from "./offering.ts";
 
@@ -20,6 +20,41 @@ export const DirectoryPageSchema = {
   },
 } as const;
 
+/** One facet: values of the matching listings with how many have each, by count descending, then value. */
+function facetList(what: string) {
+  return {
+    type: "array",
+    maxItems: FACET_MAX_VALUES,
+    description: `The ${what} of the matching listings, each with how many of them have it: by count descending, then value (by character code), at most ${FACET_MAX_VALUES} (the top ones by count).`,
+    items: {
+      type: "object",
+      additionalProperties: false,
+      required: ["value", "count"],
+      properties: {
+        value: { type: "string", minLength: 1 },
+        count: { type: "integer", minimum: 1 },
+      },
+    },
+  } as const;
+}
+
+export const DirectoryFacetsSchema = {
+  type: "object",
+  additionalProperties: false,
+  required: ["total", "service", "category", "country", "city"],
+  properties: {
+    total: {
+      type: "integer",
+      minimum: 0,
+      description: `How many listings the search matches in all: not limited by the ${DIRECTORY_MAX_OFFSET}-offset browsing limit.`,
+    },
+    service: facetList("services"),
+    category: facetList("categories"),
+    country: facetList("country codes"),
+    city: facetList("cities (as the listings write them)"),
+  },
+} as const;
+
 export const OfferingListSchema = {
   type: "object",
   additionalProperties: false,
@@ -32,3 +67,5 @@ export const OfferingListSchema = {
 
 export type DirectoryPage = FromSchema<typeof DirectoryPageSchema>;
 export type OfferingList = FromSchema<typeof OfferingListSchema>;
+export type DirectoryFacets = FromSchema<typeof DirectoryFacetsSchema>;
+export type FacetCount = DirectoryFacets["service"][number];

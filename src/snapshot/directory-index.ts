@@ -12,7 +12,7 @@ import { fold, words } from "./text.ts";
  *
  * Bump DIRECTORY_INDEX_VERSION whenever this layout or its meaning changes.
  */
-const DIRECTORY_INDEX_VERSION = 3;
+const DIRECTORY_INDEX_VERSION = 4;
 
 /** Ranks of entry i are values[offsets[i] .. offsets[i + 1]), ascending (compressed sparse rows). */
 export interface Postings {
@@ -34,6 +34,12 @@ export interface DirectoryIndex {
   /** Service values as listings give them, in the vocabulary's order (then the others, sorted). */
   readonly services: readonly string[];
   readonly servicePostings: Postings;
+  /** Category values as listings give them, sorted (facets count them; no search condition reads them). */
+  readonly categories: readonly string[];
+  readonly categoryPostings: Postings;
+  /** City values as listings give them, sorted (facets count them; location matches the folded keys below). */
+  readonly cities: readonly string[];
+  readonly cityPostings: Postings;
   /** Folded cities, regions and postal codes, distinct and sorted (the strings location is a substring of). */
   readonly locationKeys: readonly string[];
   readonly locationPostings: Postings;
@@ -123,10 +129,14 @@ export function buildDirectoryIndex(
   const countries = new Map<string, number[]>();
   const services = new Map<string, number[]>();
   const locations = new Map<string, number[]>();
+  const categories = new Map<string, number[]>();
+  const cities = new Map<string, number[]>();
   for (const [rank, business] of businesses.entries()) {
     for (const term of listingTerms(business, aliases.get(business.service))) add(terms, term, rank);
     add(countries, business.location.country, rank);
     add(services, business.service, rank);
+    add(categories, business.category, rank);
+    add(cities, business.location.city, rank);
     for (const key of locationKeysOf(business)) if (key !== "") add(locations, key, rank);
   }
   const t = postingsFrom(terms);
@@ -134,6 +144,8 @@ export function buildDirectoryIndex(
   // Services in the vocabulary's order: the order the pages and lists show them in (contract §2).
   const s = postingsFrom(services, [...aliases.keys()]);
   const l = postingsFrom(locations);
+  const categoryList = postingsFrom(categories);
+  const cityList = postingsFrom(cities);
   return {
     count: businesses.length,
     listingsSha256,
@@ -143,6 +155,10 @@ export function buildDirectoryIndex(
     countryPostings: c.postings,
     services: s.keys,
     servicePostings: s.postings,
+    categories: categoryList.keys,
+    categoryPostings: categoryList.postings,
+    cities: cityList.keys,
+    cityPostings: cityList.postings,
     locationKeys: l.keys,
     locationPostings: l.postings,
     ...sortedSuffixes(l.keys),
@@ -157,6 +173,10 @@ const ARRAYS = [
   "countryValues",
   "serviceOffsets",
   "serviceValues",
+  "categoryOffsets",
+  "categoryValues",
+  "cityOffsets",
+  "cityValues",
   "locationOffsets",
   "locationValues",
   "suffixKeys",
@@ -172,6 +192,8 @@ interface IndexHeader {
   terms: string[];
   countries: string[];
   services: string[];
+  categories: string[];
+  cities: string[];
   locationKeys: string[];
   /** Length (in uint32s) of each array of the binary file, in ARRAYS order. */
   lengths: Record<ArrayName, number>;
@@ -185,6 +207,10 @@ function arraysOf(index: DirectoryIndex): Record<ArrayName, Uint32Array> {
     countryValues: index.countryPostings.values,
     serviceOffsets: index.servicePostings.offsets,
     serviceValues: index.servicePostings.values,
+    categoryOffsets: index.categoryPostings.offsets,
+    categoryValues: index.categoryPostings.values,
+    cityOffsets: index.cityPostings.offsets,
+    cityValues: index.cityPostings.values,
     locationOffsets: index.locationPostings.offsets,
     locationValues: index.locationPostings.values,
     suffixKeys: index.suffixKeys,
@@ -203,6 +229,8 @@ export function encodeDirectoryIndex(index: DirectoryIndex): { header: string; a
     terms: [...index.terms],
     countries: [...index.countries],
     services: [...index.services],
+    categories: [...index.categories],
+    cities: [...index.cities],
     locationKeys: [...index.locationKeys],
     lengths,
   };
@@ -255,10 +283,10 @@ export function decodeDirectoryIndex(headerJson: unknown, bytes: Buffer): Direct
   if (header === null || typeof header !== "object" || header.version !== DIRECTORY_INDEX_VERSION) {
     throw new IndexFormatError("the index is from another version of the build");
   }
-  const { count, listingsSha256, terms, countries, services, locationKeys, lengths } = header;
+  const { count, listingsSha256, terms, countries, services, categories, cities, locationKeys, lengths } = header;
   if (typeof count !== "number" || !Number.isInteger(count) || count < 0) throw new IndexFormatError("count is not a whole number");
   if (typeof listingsSha256 !== "string") throw new IndexFormatError("the digest of its listings is missing");
-  for (const [name, list] of Object.entries({ terms, countries, services, locationKeys })) {
+  for (const [name, list] of Object.entries({ terms, countries, services, categories, cities, locationKeys })) {
     if (!isStringArray(list)) throw new IndexFormatError(`${name} is not a list of strings`);
   }
   if (lengths === undefined || ARRAYS.some((name) => !Number.isInteger(lengths[name]) || lengths[name] < 0)) {
@@ -282,6 +310,10 @@ export function decodeDirectoryIndex(headerJson: unknown, bytes: Buffer): Direct
     countryPostings: { offsets: arrays.countryOffsets, values: arrays.countryValues },
     services: services as string[],
     servicePostings: { offsets: arrays.serviceOffsets, values: arrays.serviceValues },
+    categories: categories as string[],
+    categoryPostings: { offsets: arrays.categoryOffsets, values: arrays.categoryValues },
+    cities: cities as string[],
+    cityPostings: { offsets: arrays.cityOffsets, values: arrays.cityValues },
     locationKeys: locationKeys as string[],
     locationPostings: { offsets: arrays.locationOffsets, values: arrays.locationValues },
     suffixKeys: arrays.suffixKeys,
@@ -290,6 +322,8 @@ export function decodeDirectoryIndex(headerJson: unknown, bytes: Buffer): Direct
   checkPostings("terms", index.termPostings, index.terms.length, count);
   checkPostings("countries", index.countryPostings, index.countries.length, count);
   checkPostings("services", index.servicePostings, index.services.length, count);
+  checkPostings("categories", index.categoryPostings, index.categories.length, count);
+  checkPostings("cities", index.cityPostings, index.cities.length, count);
   checkPostings("locations", index.locationPostings, index.locationKeys.length, count);
   if (index.suffixKeys.length !== index.suffixStarts.length) throw new IndexFormatError("the suffix arrays differ in length");
   for (let i = 0; i < index.suffixKeys.length; i += 1) {

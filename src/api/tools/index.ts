@@ -1,4 +1,5 @@
 import { proseList } from "../prose.ts";
+import { directoryFacets } from "./directory-facets.ts";
 import { getBusiness } from "./get-business.ts";
 import { getOffering } from "./get-offering.ts";
 import { searchBusinesses } from "./search-businesses.ts";
@@ -6,7 +7,7 @@ import { searchOfferings } from "./search-offerings.ts";
 import type { ToolDefinition } from "./tool.ts";
 
 /** Every MCP tool, in the order tools/list and the documentation show them. */
-export const TOOLS: readonly ToolDefinition[] = [searchBusinesses, getBusiness, searchOfferings, getOffering];
+export const TOOLS: readonly ToolDefinition[] = [searchBusinesses, directoryFacets, getBusiness, searchOfferings, getOffering];
 
 /** The tools' names, for prose: "search_businesses, get_business, search_offerings and get_offering". */
 export function toolNames(conjunction = "and"): string {

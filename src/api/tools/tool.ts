@@ -8,6 +8,7 @@ import type { ObjectSchema, OperationId } from "../routes.ts";
 /** Every tool's name, so descriptions and documentation can name each other's tools without typing them again. */
 export const TOOL_NAMES = {
   searchBusinesses: "search_businesses",
+  directoryFacets: "directory_facets",
   getBusiness: "get_business",
   searchOfferings: "search_offerings",
   getOffering: "get_offering",

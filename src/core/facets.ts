@@ -1,0 +1,128 @@
+import { FACET_MAX_VALUES } from "../contract.ts";
+import type { DirectoryFacets, FacetCount } from "../schemas/responses.ts";
+import type { Postings } from "../snapshot/directory-index.ts";
+import type { Directory } from "../snapshot/types.ts";
+import { conditionSets, type NormalizedSearch } from "./directory.ts";
+import { visitIntersection } from "./rank-sets.ts";
+
+/** The facets an answer holds, in the order of its fields. */
+const FACETS = ["service", "category", "country", "city"] as const;
+type Facet = (typeof FACETS)[number];
+
+/** One facet of the directory: its values, and each listing's value as an index into them. */
+interface Column {
+  readonly values: readonly string[];
+  /** The value of the listing at each rank. */
+  readonly ofRank: Uint32Array;
+  /** How many listings have each value (the whole directory's counts). */
+  readonly totals: Uint32Array;
+}
+
+function columnOf(values: readonly string[], postings: Postings, count: number): Column {
+  const ofRank = new Uint32Array(count);
+  const totals = new Uint32Array(values.length);
+  for (let value = 0; value < values.length; value += 1) {
+    const from = postings.offsets[value] ?? 0;
+    const to = postings.offsets[value + 1] ?? 0;
+    totals[value] = to - from;
+    for (let i = from; i < to; i += 1) ofRank[postings.values[i] ?? 0] = value;
+  }
+  return { values, ofRank, totals };
+}
+
+/** Every listing has exactly one service, category, country and city, so each facet is a column by rank. */
+type Columns = Readonly<Record<Facet, Column>>;
+
+/** A directory's columns, and the facets of the whole directory (a search without conditions). */
+interface FacetTable {
+  readonly columns: Columns;
+  readonly whole: DirectoryFacets;
+}
+
+const tables = new WeakMap<Directory, FacetTable>();
+
+/** The directory's facet table, made from its postings on first use (4 bytes a listing a facet) and kept with it. */
+function tableOf(directory: Directory): FacetTable {
+  let table = tables.get(directory);
+  if (table === undefined) {
+    const { index } = directory;
+    const columns: Columns = {
+      service: columnOf(index.services, index.servicePostings, index.count),
+      category: columnOf(index.categories, index.categoryPostings, index.count),
+      country: columnOf(index.countries, index.countryPostings, index.count),
+      city: columnOf(index.cities, index.cityPostings, index.count),
+    };
+    table = { columns, whole: wholeDirectory(columns, index.count) };
+    tables.set(directory, table);
+  }
+  return table;
+}
+
+/** The values with a count, by count descending then value (code-unit order), at most FACET_MAX_VALUES. */
+function topValues(values: readonly string[], counts: Uint32Array, counted: readonly number[]): FacetCount[] {
+  const order = counted.slice();
+  order.sort((a, b) => {
+    const byCount = (counts[b] ?? 0) - (counts[a] ?? 0);
+    if (byCount !== 0) return byCount;
+    const left = values[a] ?? "";
+    const right = values[b] ?? "";
+    return left < right ? -1 : left > right ? 1 : 0;
+  });
+  return order.slice(0, FACET_MAX_VALUES).map((value) => ({ value: values[value] ?? "", count: counts[value] ?? 0 }));
+}
+
+/** Every value that has listings, with the directory's own counts. */
+function wholeDirectory(columns: Columns, total: number): DirectoryFacets {
+  const facets = { total } as DirectoryFacets;
+  for (const facet of FACETS) {
+    const { values, totals } = columns[facet];
+    const counted: number[] = [];
+    for (let value = 0; value < values.length; value += 1) if ((totals[value] ?? 0) > 0) counted.push(value);
+    facets[facet] = topValues(values, totals, counted);
+  }
+  return facets;
+}
+
+const NONE: DirectoryFacets = { total: 0, service: [], category: [], country: [], city: [] };
+
+/**
+ * What a search matches, counted (contract §4, Facets): the total, and per facet the values of the
+ * matching listings with how many have each. The matches are exactly the search's (the same
+ * condition sets, limit and offset aside); each is visited once and its four values counted.
+ */
+export function facetDirectory(directory: Directory, search: NormalizedSearch): DirectoryFacets {
+  const sets = conditionSets(directory, search);
+  if (sets === null) return NONE;
+  const { columns, whole } = tableOf(directory);
+  if (sets.length === 0) return whole;
+  const service = columns.service.ofRank;
+  const category = columns.category.ofRank;
+  const country = columns.country.ofRank;
+  const city = columns.city.ofRank;
+  const counts: Record<Facet, Uint32Array> = {
+    service: new Uint32Array(columns.service.values.length),
+    category: new Uint32Array(columns.category.values.length),
+    country: new Uint32Array(columns.country.values.length),
+    city: new Uint32Array(columns.city.values.length),
+  };
+  const byService = counts.service;
+  const byCategory = counts.category;
+  const byCountry = counts.country;
+  const byCity = counts.city;
+  let total = 0;
+  visitIntersection(sets, directory.index.count, (rank) => {
+    total += 1;
+    byService[service[rank] as number] = (byService[service[rank] as number] as number) + 1;
+    byCategory[category[rank] as number] = (byCategory[category[rank] as number] as number) + 1;
+    byCountry[country[rank] as number] = (byCountry[country[rank] as number] as number) + 1;
+    byCity[city[rank] as number] = (byCity[city[rank] as number] as number) + 1;
+  });
+  const facets = { total } as DirectoryFacets;
+  for (const facet of FACETS) {
+    const own = counts[facet];
+    const counted: number[] = [];
+    for (let value = 0; value < own.length; value += 1) if ((own[value] ?? 0) > 0) counted.push(value);
+    facets[facet] = topValues(columns[facet].values, own, counted);
+  }
+  return facets;
+}
