@@ -87,6 +87,7 @@ describe("documentation generated from the route table and the tools' definition
   test("search_offerings takes query and search_businesses the directory filters, as the spec's tool table says", () => {
     assert.deepEqual(schemaArguments.search_offerings, { arguments: ["query"], required: [] });
     assert.deepEqual(schemaArguments.search_businesses, { arguments: ["q", "location", "country", "limit", "offset"], required: [] });
+    assert.deepEqual(schemaArguments.directory_facets, { arguments: ["q", "location", "country"], required: [] });
     assert.deepEqual(schemaArguments.get_business, { arguments: ["identifier"], required: ["identifier"] });
     assert.deepEqual(schemaArguments.get_offering, { arguments: ["slug"], required: ["slug"] });
   });
@@ -99,6 +100,7 @@ describe("documentation generated from the route table and the tools' definition
         rows.map((row) => row.cells),
         [
           ["`search_businesses`", "`q`, `location`, `country`, `limit`, `offset`", "`GET /api/directory`"],
+          ["`directory_facets`", "`q`, `location`, `country`", "`GET /api/facets`"],
           ["`get_business`", "`identifier` (required)", "`GET /api/directory/{identifier}`"],
           ["`search_offerings`", "`query`", "`GET /api/offerings`"],
           ["`get_offering`", "`slug` (required)", "`GET /api/offerings/{slug}`"],
@@ -111,6 +113,7 @@ describe("documentation generated from the route table and the tools' definition
     const markdown = await text("/docs/api/index.md");
     assert.deepEqual(tableRows(markdown, "Method and path"), [
       ["`GET /api/directory`", "Search businesses"],
+      ["`GET /api/facets`", "Count what a search matches"],
       ["`GET /api/directory/{identifier}`", "Read a business"],
       ["`GET /api/offerings`", "List or search offerings"],
       ["`GET /api/offerings/{slug}`", "Read one offering"],
@@ -133,7 +136,7 @@ describe("documentation generated from the route table and the tools' definition
     const llms = await text("/llms.txt");
     assert.ok(
       llms.includes(
-        `- [MCP endpoint](${TEST_BASE_URL}/docs/api/index.md#mcp-endpoint): how to call it. The endpoint is \`POST ${TEST_BASE_URL}/mcp\` (stateless Streamable HTTP with JSON responses; a GET is refused), its server card \`${TEST_BASE_URL}/mcp/server-card\`; read-only tools search_businesses, get_business, search_offerings, get_offering. ${MCP_VERSIONS}\n`,
+        `- [MCP endpoint](${TEST_BASE_URL}/docs/api/index.md#mcp-endpoint): how to call it. The endpoint is \`POST ${TEST_BASE_URL}/mcp\` (stateless Streamable HTTP with JSON responses; a GET is refused), its server card \`${TEST_BASE_URL}/mcp/server-card\`; read-only tools search_businesses, directory_facets, get_business, search_offerings, get_offering. ${MCP_VERSIONS}\n`,
       ),
     );
   });

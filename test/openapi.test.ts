@@ -46,7 +46,7 @@ test("every component schema compiles under strict JSON Schema 2020-12", () => {
   const ajv = new Ajv2020({ strict: true });
   addFormats(ajv, ["uuid", "uri", "email"]);
   const schemas = (served.components as { schemas: Record<string, object> }).schemas;
-  assert.deepEqual(Object.keys(schemas), ["DirectoryPage", "PublicBusiness", "OfferingList", "Offering", "Error"]);
+  assert.deepEqual(Object.keys(schemas), ["DirectoryPage", "DirectoryFacets", "PublicBusiness", "OfferingList", "Offering", "Error"]);
   for (const [name, schema] of Object.entries(schemas)) {
     assert.doesNotThrow(() => ajv.compile(schema), name);
   }
@@ -71,6 +71,7 @@ test("declares OpenAPI 3.1.0, description version 1.1.0, a server relative to th
     Object.entries(paths).map(([path, item]) => [path, item.get.operationId, Object.keys(item.get.responses)]),
     [
       ["/api/directory", "searchServiceBusinesses", ["200", "304", "400", "405", "429", "431", "500", "503"]],
+      ["/api/facets", "countServiceBusinesses", ["200", "304", "400", "405", "429", "431", "500", "503"]],
       ["/api/directory/{identifier}", "getServiceBusiness", ["200", "304", "400", "404", "405", "429", "431", "500", "503"]],
       ["/api/offerings", "listServiceOfferings", ["200", "304", "400", "405", "429", "431", "500", "503"]],
       ["/api/offerings/{slug}", "getServiceOffering", ["200", "304", "400", "404", "405", "429", "431", "500", "503"]],
@@ -100,6 +101,8 @@ test("documents every directory parameter with the constraints the server enforc
     ],
   );
   assert.equal(parameters[2]?.schema.pattern, "^[A-Za-z]{2}$");
+  // The facets take the search's own filters, the same schemas, and no paging.
+  assert.deepEqual(paths["/api/facets"]?.get.parameters, parameters.slice(0, 3));
   const identifier = paths["/api/directory/{identifier}"]?.get.parameters[0]?.schema;
   assert.deepEqual(identifier, { type: "string", minLength: 1, maxLength: 200, pattern: "^[A-Za-z0-9][A-Za-z0-9-]*$" });
 });
@@ -142,6 +145,11 @@ test("lists the stable error codes in the Error schema, and exactly the codes ea
   };
   assert.deepEqual(codes, {
     "/api/directory": {
+      "400": ["invalid_parameter", "unknown_parameter", "repeated_parameter"],
+      ...everyRoute,
+      "503": ["directory_unavailable", "rate_limited"],
+    },
+    "/api/facets": {
       "400": ["invalid_parameter", "unknown_parameter", "repeated_parameter"],
       ...everyRoute,
       "503": ["directory_unavailable", "rate_limited"],

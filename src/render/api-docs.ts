@@ -14,6 +14,8 @@ import {
   DIRECTORY_MAX_OFFSET,
   DIRECTORY_PATH,
   DIRECTORY_RETRY_AFTER_SECONDS,
+  FACET_MAX_VALUES,
+  FACETS_API_PATH,
   LLMS_FULL_PATH,
   LLMS_PATH,
   MCP_MAX_MESSAGE_BYTES,
@@ -97,6 +99,12 @@ ${params}
 \`limit\` defaults to ${DIRECTORY_DEFAULT_LIMIT} (at most ${DIRECTORY_MAX_LIMIT}); \`offset\` to 0 (at most ${DIRECTORY_MAX_OFFSET}). Every \`q\` word must match the start of a word in a listing's name, its service or the words people use for the service (\`plumber\` finds Plumbing), case- and accent-insensitively; \`location\` is part of a city, region or postal code; \`country\` a two-letter code. Results come in name order. The answer is \`{ items, limit, offset, nextOffset }\`: follow \`nextOffset\` until it is \`null\`. No match is a 200 with empty \`items\`.
 
 Example: \`curl '${base}${DIRECTORY_API_PATH}?q=plumb&country=GB&limit=5'\`
+
+### Facets: what a search matches, counted
+
+\`GET ${FACETS_API_PATH}\` takes the search's \`q\`, \`location\` and \`country\` (same rules; no \`limit\` or \`offset\`) and answers \`{ total, service, category, country, city }\`: \`total\` is how many listings the search matches in all (not limited to the first ${DIRECTORY_MAX_OFFSET}), and each list holds \`{ value, count }\` by count descending, then value, at most ${FACET_MAX_VALUES} (the top ones by count). The matching is the search's own, so a count is the number of listings that search, narrowed by that value, pages through. Use it before paging to see what exists, then narrow: a service as \`q\`, a country as \`country\`, a city as \`location\`.
+
+Example: \`curl '${base}${FACETS_API_PATH}?location=leeds'\` (which trades are listed in Leeds)
 
 ### Errors
 

