@@ -79,6 +79,16 @@ export const SCENARIOS: readonly Scenario[] = [
     requests: ({ headers, slugs }) => ({ headers, requests: slugs.map((slug) => ({ method: "GET", path: `/api/directory/${slug}` })) }),
   },
   {
+    key: "facets",
+    name: "facets of the search mix, cache off",
+    server: PRODUCTION,
+    // The mix's filters without their paging: the facets take none.
+    requests: ({ headers, queries }) => ({
+      headers,
+      requests: queries.map(({ q, location, country }) => ({ method: "GET", path: `/api/facets${queryString({ q, location, country })}` })),
+    }),
+  },
+  {
     key: "offerings",
     name: "offerings search",
     server: PRODUCTION,
