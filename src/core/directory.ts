@@ -9,13 +9,15 @@ import { fold, words } from "../snapshot/text.ts";
 import type { Directory } from "../snapshot/types.ts";
 import { directoryUnavailable } from "./errors.ts";
 import { nextOffset } from "./paging.ts";
-import { EMPTY, pageOfIntersection, type RankSet, sizeOf, sizeOfIntersection, unionOf } from "./rank-sets.ts";
+import { EMPTY, pageOfIntersection, type RankSet, sizeOf, unionOf } from "./rank-sets.ts";
 
 /** A validated directory search: what remains of the query once defaults are applied. */
 export interface DirectorySearch {
   q?: string | undefined;
   location?: string | undefined;
   country?: string | undefined;
+  /** One service, exactly as listings give it: the directory page narrows a search by it (the API has no such filter). */
+  service?: string | undefined;
   limit: number;
   offset: number;
 }
@@ -35,6 +37,8 @@ export interface NormalizedSearch {
   readonly terms: readonly string[];
   readonly location: string;
   readonly country: string;
+  /** A service name, or "" for any. */
+  readonly service: string;
   readonly limit: number;
   readonly offset: number;
 }
@@ -63,6 +67,7 @@ export function normalizeSearch(search: DirectorySearch): NormalizedSearch {
     terms,
     location: location === undefined || location === "" ? "" : fold(location).trim(),
     country: country === undefined ? "" : country.toUpperCase(),
+    service: search.service ?? "",
     limit: search.limit,
     offset: search.offset,
   };
@@ -70,7 +75,7 @@ export function normalizeSearch(search: DirectorySearch): NormalizedSearch {
 
 /** The search reduced to what decides its result; equal keys give equal pages. */
 export function directorySearchKey(search: NormalizedSearch): string {
-  return `${search.typed > 0 ? 1 : 0}|${search.terms.join(" ")}|${search.location}|${search.country}|${search.limit}|${search.offset}`;
+  return `${search.typed > 0 ? 1 : 0}|${search.terms.join(" ")}|${search.location}|${search.country}|${search.limit}|${search.offset}|${search.service}`;
 }
 
 function postingsAt(postings: Postings, entry: number): Uint32Array {
@@ -90,6 +95,8 @@ interface SetCaches {
   locations: LRUCache<string, RankSet>;
   /** One set per country, made on first use (so its bitmap is made once too). */
   countries: Map<string, RankSet>;
+  /** One set per service, likewise. */
+  services: Map<string, RankSet>;
 }
 
 const caches = new WeakMap<Directory, SetCaches>();
@@ -98,7 +105,7 @@ function cachesOf(directory: Directory): SetCaches {
   let found = caches.get(directory);
   if (found === undefined) {
     const options = { maxSize: SET_CACHE_BYTES, sizeCalculation: setBytes };
-    found = { prefixes: new LRUCache(options), locations: new LRUCache(options), countries: new Map() };
+    found = { prefixes: new LRUCache(options), locations: new LRUCache(options), countries: new Map(), services: new Map() };
     caches.set(directory, found);
   }
   return found;
@@ -124,6 +131,18 @@ function countrySet(directory: Directory, { countries }: SetCaches, code: string
     if (entry === undefined) return EMPTY;
     set = { kind: "sorted", ranks: postingsAt(directory.index.countryPostings, entry) };
     countries.set(code, set);
+  }
+  return set;
+}
+
+/** Listings of the service with exactly this name. */
+function serviceSet(directory: Directory, { services }: SetCaches, name: string): RankSet {
+  let set = services.get(name);
+  if (set === undefined) {
+    const entry = directory.index.services.indexOf(name);
+    if (entry === -1) return EMPTY;
+    set = { kind: "sorted", ranks: postingsAt(directory.index.servicePostings, entry) };
+    services.set(name, set);
   }
   return set;
 }
@@ -164,21 +183,16 @@ export function searchDirectory(directory: Directory, search: NormalizedSearch):
 
 /** Each condition of a search as a set of ranks; null when q had words that all folded to nothing (no match). */
 export function conditionSets(directory: Directory, search: NormalizedSearch): RankSet[] | null {
-  const { typed, terms, country, location } = search;
+  const { typed, terms, country, location, service } = search;
   if (typed > 0 && terms.length === 0) return null;
   const sets: RankSet[] = [];
-  if (terms.length === 0 && country === "" && location === "") return sets;
+  if (terms.length === 0 && country === "" && location === "" && service === "") return sets;
   const caches = cachesOf(directory);
   for (const term of terms) sets.push(prefixSet(directory, caches, term));
   if (country !== "") sets.push(countrySet(directory, caches, country));
+  if (service !== "") sets.push(serviceSet(directory, caches, service));
   if (location !== "") sets.push(locationSet(directory, caches, location));
   return sets;
-}
-
-/** How many listings a search matches in all (limit and offset aside): the pages show it. */
-export function countDirectory(directory: Directory, search: NormalizedSearch): number {
-  const sets = conditionSets(directory, search);
-  return sets === null ? 0 : sizeOfIntersection(sets, directory.index.count);
 }
 
 /** The rank of a listing by slug or UUID id (ids compare case-insensitively). */

@@ -215,38 +215,6 @@ export function pageOfIntersection(sets: readonly RankSet[], count: number, offs
 }
 
 /**
- * How many ranks every set holds (every listing when there are none): the smallest set's size
- * when it is alone, else the ANDed bitmaps' popcount, or the smallest sorted set walked against
- * the others' bitmaps. A whole count costs a pass over count / 32 words, so the pages call it,
- * not the API.
- */
-export function sizeOfIntersection(sets: readonly RankSet[], count: number): number {
-  if (sets.length === 0) return count;
-  const ordered = [...sets].sort((a, b) => sizeOf(a) - sizeOf(b));
-  const driver = ordered[0] as RankSet;
-  if (ordered.length === 1 || sizeOf(driver) === 0) return sizeOf(driver);
-  const others = ordered.slice(1).map((set) => bitsOf(set, count));
-  if (driver.kind === "sorted" && driver.ranks.length * 32 < count) {
-    let total = 0;
-    outer: for (const rank of driver.ranks) {
-      const word = rank >>> 5;
-      const bit = 1 << (rank & 31);
-      for (const bits of others) if (((bits[word] as number) & bit) === 0) continue outer;
-      total += 1;
-    }
-    return total;
-  }
-  const first = bitsOf(driver, count);
-  let total = 0;
-  for (let word = 0; word < first.length; word += 1) {
-    let value = first[word] as number;
-    for (let i = 0; value !== 0 && i < others.length; i += 1) value &= (others[i] as Uint32Array)[word] as number;
-    total += popcount(value);
-  }
-  return total;
-}
-
-/**
  * Calls `visit` with every rank all sets hold (every listing when there are none), in rank order:
  * the smallest sorted set walked against the others' bitmaps, or the bitmaps ANDed a word at a
  * time. Facets count every match this way; a page stops early instead (pageOfIntersection).

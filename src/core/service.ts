@@ -11,7 +11,6 @@ import { Answer, answer, answerSize, escapeJsonBytes } from "./answer.ts";
 import { searchOfferings } from "./catalog.ts";
 import {
   copyListingJson,
-  countDirectory,
   directorySearchKey,
   findBusiness,
   listingJson,
@@ -39,6 +38,9 @@ export interface ServiceOptions {
  */
 const RESULT_CACHE_ENTRIES = 10_000;
 const RESULT_CACHE_BYTES = 64 * 2 ** 20;
+
+/** A directory search as REST and MCP take it, or as the directory page does: narrowed to one service too. */
+export type PageSearch = DirectorySearchQuery & { service?: string | undefined };
 
 /** The answers the result cache keeps. */
 type CachedAnswer = DirectoryPage | DirectoryFacets | OfferingList;
@@ -201,21 +203,13 @@ export class CatalogService {
     return value;
   }
 
-  /** How many listings a search matches in all: the pages' total (the API pages by nextOffset instead). */
-  countBusinesses(query: DirectorySearchQuery): number {
-    const directory = this.directory();
-    return countDirectory(
-      directory,
-      normalizeSearch({ q: query.q, location: query.location, country: query.country, limit: 1, offset: 0 }),
-    );
-  }
-
-  searchBusinesses(query: DirectorySearchQuery): Answer<DirectoryPage> {
+  searchBusinesses(query: PageSearch): Answer<DirectoryPage> {
     const directory = this.directory();
     const search = normalizeSearch({
       q: query.q,
       location: query.location,
       country: query.country,
+      service: query.service,
       limit: query.limit ?? DIRECTORY_DEFAULT_LIMIT,
       offset: query.offset ?? 0,
     });
@@ -229,9 +223,9 @@ export class CatalogService {
   }
 
   /** Counts of what a search matches (contract §4, Facets): its exact total and the top values of each facet. */
-  directoryFacets(query: DirectoryFacetsQuery): Answer<DirectoryFacets> {
+  directoryFacets(query: DirectoryFacetsQuery & Pick<PageSearch, "service">): Answer<DirectoryFacets> {
     const directory = this.directory();
-    const search = normalizeSearch({ q: query.q, location: query.location, country: query.country, limit: 1, offset: 0 });
+    const search = normalizeSearch({ ...query, limit: 1, offset: 0 });
     const key = directorySearchKey(search);
     return this.#cached(`facets:${key}`, () => {
       const facets = facetDirectory(directory, search);

@@ -44,8 +44,8 @@ export function registerDirectoryPage(app: FastifyInstance, service: CatalogServ
     const untouched = !parsed.searched && result.offset === 0;
     const nothing = result.items.length === 0 && result.offset === 0;
     const offer = nothing && parsed.searched ? emptySearchOffer(parsed.query) : undefined;
-    // The whole count costs a pass over the matches' bitmaps: made only for a page that shows it.
-    const total = () => (nothing ? 0 : service.countBusinesses(parsed.query));
+    // Counting every match costs a walk over them: made only for a page that shows the counts.
+    const facets = () => (nothing ? undefined : service.directoryFacets(parsed.query).value);
     if (markdown) {
       const overview = untouched ? snapshotPage(snapshot, markdownPath(DIRECTORY_PATH)) : undefined;
       if (overview !== undefined) return sendDocument(reply, MARKDOWN_TYPE, overview);
@@ -55,7 +55,16 @@ export function registerDirectoryPage(app: FastifyInstance, service: CatalogServ
       const firstPage = untouched && blankForm ? snapshotPage(snapshot, htmlPath(DIRECTORY_PATH)) : undefined;
       if (firstPage !== undefined) return sendDocument(reply, HTML_TYPE, firstPage);
     }
-    const view = { kind: "results", form: parsed.form, searched: parsed.searched, page: result, total: total(), offer } as const;
+    const counted = facets();
+    const view = {
+      kind: "results",
+      form: parsed.form,
+      searched: parsed.searched,
+      page: result,
+      total: counted?.total ?? 0,
+      offer,
+      ...(parsed.searched && counted !== undefined ? { facets: counted } : {}),
+    } as const;
     const choices = choicesOf(summaryOf(snapshot, service.directory()));
     return markdown
       ? sendBody(reply, snapshot, MARKDOWN_TYPE, directoryMarkdown(snapshot.site, view, choices))

@@ -1,36 +1,50 @@
 import { DIRECTORY_DEFAULT_LIMIT, DIRECTORY_LOCATION_MAX_LENGTH, DIRECTORY_PATH, DIRECTORY_Q_MAX_LENGTH } from "../contract.ts";
+import type { PageSearch } from "../core/service.ts";
 import { coerceIntegers, integerParameters } from "../core/validation.ts";
 import { createAjv } from "../schemas/ajv.ts";
-import {
-  DIRECTORY_RULES,
-  type DirectorySearchQuery,
-  DirectorySearchQuerySchema,
-  directorySearchProperties,
-} from "../schemas/parameters.ts";
+import { DIRECTORY_RULES, DirectorySearchQuerySchema, directorySearchProperties, type ParameterRules } from "../schemas/parameters.ts";
 import { countryName } from "./business.ts";
 import { escapeHtml } from "./escape.ts";
 
 /**
  * The directory page's query string, validated with the API's own schemas (src/schemas): the
  * same rules, the same search. Parameters the page does not use (tracking tags) are ignored;
- * empty form fields count as left out.
+ * empty form fields count as left out. The page also takes `service`, which the API does not:
+ * its counts by service link the search narrowed to one service, exactly the listings counted.
  */
 
-const PAGE_FIELDS = ["q", "location", "country", "offset"] as const;
+const PAGE_FIELDS = ["q", "location", "country", "service", "offset"] as const;
 export type PageField = (typeof PAGE_FIELDS)[number];
 
-/** What the visitor typed, to fill the form again (escaped when written). */
-export type FormValues = Partial<Record<"q" | "location" | "country", string>>;
+/** The fields a page's URL keeps, in its order. */
+const SEARCH_FIELDS = ["q", "location", "country", "service"] as const;
+
+/** What the visitor typed (or followed), to fill the form again and link further pages (escaped when written). */
+export type FormValues = Partial<Record<(typeof SEARCH_FIELDS)[number], string>>;
+
+/** A service name as the page takes it: one line of at most 100 characters, matched exactly. */
+const SERVICE_MAX_LENGTH = 100;
+const pageProperties = {
+  ...directorySearchProperties,
+  service: { type: "string", maxLength: SERVICE_MAX_LENGTH, pattern: "^[^\\u0000-\\u001f\\u007f]*$" },
+} as const;
+const PAGE_RULES: ParameterRules = {
+  ...DIRECTORY_RULES,
+  service: {
+    rule: `a service name of at most ${SERVICE_MAX_LENGTH} characters`,
+    resolution: "Choose a service from the counts of a search, or leave it out.",
+  },
+};
 
 export type DirectoryPageQuery =
-  | { ok: true; query: DirectorySearchQuery; form: FormValues; searched: boolean }
+  | { ok: true; query: PageSearch & { limit: number; offset: number }; form: FormValues; searched: boolean }
   | { ok: false; field: PageField; problem: "invalid" | "repeated"; message: string; form: FormValues };
 
 // No coercion: the page reads numbers by the API's rule (decimal digits only, coerceIntegers).
 const ajv = createAjv();
 const INTEGERS = integerParameters(DirectorySearchQuerySchema);
 const validators = Object.fromEntries(
-  PAGE_FIELDS.map((name) => [name, ajv.compile({ type: "object", properties: { [name]: directorySearchProperties[name] } })]),
+  PAGE_FIELDS.map((name) => [name, ajv.compile({ type: "object", properties: { [name]: pageProperties[name] } })]),
 ) as Record<PageField, ReturnType<typeof ajv.compile>>;
 
 /** How each field is named on the page. */
@@ -38,6 +52,7 @@ const FIELD_LABELS: Readonly<Record<PageField, string>> = {
   q: "Service or name",
   location: "Town, region or postcode",
   country: "Country code",
+  service: "Service",
   offset: "Page position (offset)",
 };
 
@@ -78,13 +93,13 @@ export function parseDirectoryQuery(raw: Readonly<Record<string, unknown>>): Dir
   }
   if (failure !== null) return failure;
 
-  const query: DirectorySearchQuery = { limit: DIRECTORY_DEFAULT_LIMIT, offset: 0 };
+  const query: PageSearch & { limit: number; offset: number } = { limit: DIRECTORY_DEFAULT_LIMIT, offset: 0 };
   for (const name of PAGE_FIELDS) {
     const value = values[name];
     if (value === undefined) continue;
     const data = coerceIntegers({ [name]: value }, INTEGERS);
     if (!validators[name](data)) {
-      const rule = DIRECTORY_RULES[name];
+      const rule = PAGE_RULES[name];
       return {
         ok: false,
         field: name,
@@ -96,14 +111,14 @@ export function parseDirectoryQuery(raw: Readonly<Record<string, unknown>>): Dir
     if (name === "offset") query.offset = data[name] as number;
     else query[name] = data[name] as string;
   }
-  const searched = query.q !== undefined || query.location !== undefined || query.country !== undefined;
+  const searched = SEARCH_FIELDS.some((name) => query[name] !== undefined);
   return { ok: true, query, form, searched };
 }
 
 /** The page's URL for a search, keeping only the fields that were filled in. */
 export function directoryHref(path: string, form: FormValues, offset: number): string {
   const params = new URLSearchParams();
-  for (const name of ["q", "location", "country"] as const) {
+  for (const name of SEARCH_FIELDS) {
     const value = form[name];
     if (value !== undefined && value.trim() !== "") params.set(name, value);
   }

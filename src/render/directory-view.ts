@@ -1,5 +1,5 @@
 import type { EmptySearchHelp } from "../core/suggest.ts";
-import type { DirectoryPage } from "../schemas/responses.ts";
+import type { DirectoryFacets, DirectoryPage } from "../schemas/responses.ts";
 import { words } from "../snapshot/text.ts";
 import type { FormValues, PageField } from "./directory-form.ts";
 import type { DirectorySummary } from "./directory-lists.ts";
@@ -51,6 +51,8 @@ export type DirectoryView =
       page: DirectoryPage;
       /** How many listings match in all (the page shows it and numbers its pages). */
       total: number;
+      /** The search's own counts by service and country (GET /api/facets), linked as narrower searches; none on an unsearched page. */
+      facets?: Pick<DirectoryFacets, "service" | "country">;
       offer?: EmptySearchOffer;
     }
   | { kind: "invalid"; form: FormValues; field: PageField; message: string }

@@ -91,13 +91,86 @@ function offerBlocks(offer: EmptySearchOffer, form: FormValues): Block[] {
       ];
 }
 
-/** The search in words, for the page's title and heading: “plumber” in Leeds, GB. */
+/** The search in words, for the page's title and heading: “plumber” in Leeds, GB; “smith”, Plumbing, in GB. */
 function searchLabel(form: FormValues): string {
   const q = (form.q ?? "").trim();
   const location = (form.location ?? "").trim();
   const country = (form.country ?? "").trim().toUpperCase();
+  const service = (form.service ?? "").trim();
   const where = [location, country].filter((part) => part !== "").join(", ");
-  return [q === "" ? "Listings" : `“${q}”`, where === "" ? "" : `in ${where}`].filter((part) => part !== "").join(" ");
+  const what = [q === "" ? "" : `“${q}”`, service].filter((part) => part !== "").join(", ");
+  return [what === "" ? "Listings" : what, where === "" ? "" : `in ${where}`].filter((part) => part !== "").join(" ");
+}
+
+/**
+ * The search's own counts by service and by country, each a link to the search narrowed to that
+ * value: the page that link opens holds exactly the listings counted (the page's `service` and
+ * the search's `country` are exact filters). A facet with one value narrows nothing and is left out.
+ */
+function narrowing(view: Results): Block[] {
+  const facets = view.facets;
+  if (facets === undefined) return [];
+  const { form } = view;
+  const list = (
+    items: readonly { value: string; count: number }[],
+    label: (value: string) => string,
+    narrowed: (value: string) => FormValues,
+  ) =>
+    ({
+      kind: "list",
+      className: "browse",
+      items: items.map(({ value, count: n }) => [searchLink([supplied(label(value))], narrowed(value), 0), ` (${count(n)})`]),
+    }) as const;
+  const columns: Block[][] = [];
+  if (facets.service.length > 1)
+    columns.push([
+      { kind: "heading", level: 3, text: ["By service"] },
+      list(
+        facets.service,
+        (value) => value,
+        (value) => ({ ...form, service: value }),
+      ),
+    ]);
+  if (facets.country.length > 1)
+    columns.push([
+      { kind: "heading", level: 3, text: ["By country"] },
+      list(facets.country, countryName, (value) => ({ ...form, country: value })),
+    ]);
+  const service = (form.service ?? "").trim();
+  const widen: Block[] =
+    service === ""
+      ? []
+      : [
+          {
+            kind: "paragraph",
+            text: [
+              "Only listings of ",
+              supplied(service),
+              " are shown. ",
+              searchLink(["Show every service"], { ...form, service: "" }, 0),
+              ".",
+            ],
+          },
+        ];
+  if (columns.length === 0) return widen;
+  return [
+    ...widen,
+    {
+      kind: "section",
+      id: "narrow",
+      heading: ["Narrow this search"],
+      blocks: [
+        {
+          kind: "paragraph",
+          only: "agents",
+          text: [
+            `Counts of this search's ${count(view.total)} listings by service and by country, the most first; each link opens the search narrowed to that value, which holds exactly that many listings.`,
+          ],
+        },
+        { kind: "columns", columns },
+      ],
+    },
+  ];
 }
 
 /** The pages a visitor can jump to: the first, the last and two either side of this one, within the browsing limit. */
@@ -199,6 +272,7 @@ function resultsBlocks(site: SiteInfo, view: Results): Block[] {
       { kind: "html", only: "people", html: pagerHtml(view) },
       pageLinks(site, view),
     ]),
+    ...narrowing(view),
   ];
 }
 
@@ -259,7 +333,7 @@ function bulkData(baseUrl: string): Block {
 
 /** The search as an agent reads it: its fields as typed. */
 function criteria(form: FormValues): Block {
-  const fields = (["q", "location", "country"] as const).filter((name) => (form[name] ?? "").trim() !== "");
+  const fields = (["q", "location", "country", "service"] as const).filter((name) => (form[name] ?? "").trim() !== "");
   const text = fields.flatMap((name, i): Inline[] => [i === 0 ? "" : "; ", `${name} = `, supplied(form[name] ?? "")]);
   return { kind: "paragraph", only: "agents", text: ["Search: ", ...text, "."] };
 }
