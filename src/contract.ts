@@ -192,9 +192,17 @@ export const SITE_ROUTES: readonly SiteRoute[] = [
   ...page(SERVICE_LIST_PAGE_PATTERN, "service"),
   ...[COUNTRY_INDEX_PATTERN, COUNTRY_INDEX_PART_PATTERN].map((pattern): SiteRoute => ({ pattern, answers: "file", params: "country" })),
   ...[SERVICE_INDEX_PATTERN, SERVICE_INDEX_PART_PATTERN].map((pattern): SiteRoute => ({ pattern, answers: "file", params: "service" })),
-  ...[LLMS_PATH, LLMS_FULL_PATH, ROBOTS_PATH, SITEMAP_PATH, STYLESHEET_PATH, FAVICON_PATH, FAVICON_SVG_PATH, BULK_JSON_PATH, BULK_NDJSON_PATH].map(
-    (pattern): SiteRoute => ({ pattern, answers: "file", params: "fixed" }),
-  ),
+  ...[
+    LLMS_PATH,
+    LLMS_FULL_PATH,
+    ROBOTS_PATH,
+    SITEMAP_PATH,
+    STYLESHEET_PATH,
+    FAVICON_PATH,
+    FAVICON_SVG_PATH,
+    BULK_JSON_PATH,
+    BULK_NDJSON_PATH,
+  ].map((pattern): SiteRoute => ({ pattern, answers: "file", params: "fixed" })),
   { pattern: SITEMAP_PART_PATTERN, answers: "file", params: "sitemap-part" },
   ...[OPENAPI_PATH, MCP_SERVER_CARD_PATH, AI_CATALOG_PATH, API_CATALOG_PATH].map(
     (pattern): SiteRoute => ({ pattern, answers: "file", params: "fixed" }),

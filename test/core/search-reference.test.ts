@@ -147,7 +147,11 @@ test("the fast search path answers exactly what contract §4 gives: the same ite
     const expected = reference(query);
     const answer = service.searchBusinesses(query).value;
     assert.deepEqual(
-      { slugs: answer.items.map((business) => business.slug), nextOffset: answer.nextOffset, total: service.directoryFacets(query).value.total },
+      {
+        slugs: answer.items.map((business) => business.slug),
+        nextOffset: answer.nextOffset,
+        total: service.directoryFacets(query).value.total,
+      },
       expected,
       JSON.stringify(query),
     );
@@ -161,9 +165,9 @@ test("the fast search path answers exactly what contract §4 gives: the same ite
 
 /** Contract §4's facets of some matches: each value counted, by count descending, then value, the top 50. */
 function referenceFacets(matches: readonly PublicBusiness[]): DirectoryFacets {
-  const counted = (valueOf: (business: PublicBusiness) => string) => {
+  const counted = (facetOf: (business: PublicBusiness) => string) => {
     const counts = new Map<string, number>();
-    for (const business of matches) counts.set(valueOf(business), (counts.get(valueOf(business)) ?? 0) + 1);
+    for (const business of matches) counts.set(facetOf(business), (counts.get(facetOf(business)) ?? 0) + 1);
     return [...counts]
       .map(([value, count]) => ({ value, count }))
       .sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0))
