@@ -4,9 +4,9 @@ import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from "node:f
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { promisify } from "node:util";
-import { FAVICON_PATH } from "../src/contract.ts";
+import { FAVICON_PATH, FAVICON_SVG_PATH } from "../src/contract.ts";
 import { directorySummary, type ListsPaging } from "../src/render/directory-lists.ts";
-import { faviconIco } from "../src/render/favicon.ts";
+import { faviconIco, faviconSvg } from "../src/render/favicon.ts";
 import { sitemapPages } from "../src/render/sitemap.ts";
 import { buildDirectoryIndex, type DirectoryIndex, encodeDirectoryIndex } from "../src/snapshot/directory-index.ts";
 import {
@@ -208,6 +208,7 @@ async function writeFiles(
   const documents = catalogPages(model, summary);
   for (const [urlPath, content] of documents) out.write(pageFile(urlPath), content);
   out.write(pageFile(FAVICON_PATH), faviconIco());
+  out.write(pageFile(FAVICON_SVG_PATH), faviconSvg());
   stage("catalog and pages");
 
   const pages = listingPages(

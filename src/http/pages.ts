@@ -10,6 +10,7 @@ import {
   CONTACT_PATH,
   CSS_TYPE,
   FAVICON_PATH,
+  FAVICON_SVG_PATH,
   HOME_PATH,
   HTML_TYPE,
   htmlPath,
@@ -27,7 +28,7 @@ import {
 import { findBusiness, listingAt } from "../core/directory.ts";
 import type { CatalogService } from "../core/service.ts";
 import { profileHtml, profileMarkdown } from "../render/business.ts";
-import { faviconIco } from "../render/favicon.ts";
+import { faviconIco, faviconSvg, SVG_TYPE } from "../render/favicon.ts";
 import { directoryIdentifierProperty } from "../schemas/parameters.ts";
 import { slugAt } from "../snapshot/listing-lookup.ts";
 import { registerBulkDownloads } from "./bulk.ts";
@@ -161,11 +162,16 @@ export const pagesPlugin: FastifyPluginAsync<{ service: CatalogService }> = asyn
   // RFC 9727 §2: a HEAD (and so a GET) of the catalog names it with its link relation.
   file(API_CATALOG_PATH, API_CATALOG_TYPE, API_CATALOG_LINK);
 
-  const favicon = faviconIco();
-  const faviconTag = etag(favicon);
-  readOnlyRoute(app, {
-    url: FAVICON_PATH,
-    config: cacheable,
-    handler: async (_request, reply) => reply.header("etag", faviconTag).type(ICON_TYPE).send(favicon),
-  });
+  // The icon, as the build writes it too: made once, the same bytes for every request.
+  for (const [path, type, body] of [
+    [FAVICON_PATH, ICON_TYPE, faviconIco()],
+    [FAVICON_SVG_PATH, SVG_TYPE, Buffer.from(faviconSvg())],
+  ] as const) {
+    const tag = etag(body);
+    readOnlyRoute(app, {
+      url: path,
+      config: cacheable,
+      handler: async (_request, reply) => reply.header("etag", tag).type(type).send(body),
+    });
+  }
 };

@@ -1,19 +1,62 @@
 /**
- * The site's icon, `/favicon.ico`: a 32×32 house in the site's blue, drawn here so that no
- * binary file needs maintaining. An ICO file holding one 32-bit bitmap (BITMAPINFOHEADER, rows
- * bottom-up, BGRA, then the 1-bit AND mask, all zero: the alpha channel decides).
+ * The site's icon, drawn here so that no binary file needs maintaining: a house in the site's
+ * blue, described once (HOUSE) and written both as `/favicon.ico` (a 32×32 bitmap, each pixel
+ * in the house when its centre is) and as `/favicon.svg` (the same outline as a path).
+ * MCP names both as the server's and the tools' icons (SITE_ICONS).
  */
+import { FAVICON_PATH, FAVICON_SVG_PATH, ICON_TYPE } from "../contract.ts";
+
 const SIZE = 32;
 const BLUE = [0x1d, 0x4e, 0xd8] as const; // #1d4ed8 as R, G, B
+export const SVG_TYPE = "image/svg+xml";
 
-/** Whether pixel (x, y), y from the top, is part of the house. */
-function inHouse(x: number, y: number): boolean {
-  const roof = y >= 4 && y < 16 && Math.abs(x - 15.5) <= y - 3.5;
-  const walls = y >= 16 && y < 28 && x >= 7 && x < 25;
-  const door = y >= 19 && x >= 13 && x < 19;
-  return (roof || walls) && !door;
+/**
+ * The house on a 32×32 grid, y from the top: a roof (a triangle from its apex down to its base,
+ * sides at 45°), walls below it, and a door cut out of the walls, standing on their bottom.
+ */
+const HOUSE = {
+  roof: { apexX: 16, apexY: 4, baseY: 16 },
+  walls: { left: 7, right: 25, top: 16, bottom: 28 },
+  door: { left: 13, right: 19, top: 19 },
+} as const;
+
+/** Whether the point (x, y) is part of the house. */
+function inside(x: number, y: number): boolean {
+  const { roof, walls, door } = HOUSE;
+  const inRoof = y >= roof.apexY && y < roof.baseY && Math.abs(x - roof.apexX) <= y - roof.apexY;
+  const inWalls = y >= walls.top && y < walls.bottom && x >= walls.left && x < walls.right;
+  const inDoor = y >= door.top && x >= door.left && x < door.right;
+  return (inRoof || inWalls) && !inDoor;
 }
 
+/** The house's outline as an SVG path: the roof's apex, clockwise round the walls and the door. */
+function outline(): string {
+  const { roof, walls, door } = HOUSE;
+  const half = roof.baseY - roof.apexY;
+  const points: [number, number][] = [
+    [roof.apexX, roof.apexY],
+    [roof.apexX + half, roof.baseY],
+    [walls.right, walls.top],
+    [walls.right, walls.bottom],
+    [door.right, walls.bottom],
+    [door.right, door.top],
+    [door.left, door.top],
+    [door.left, walls.bottom],
+    [walls.left, walls.bottom],
+    [walls.left, walls.top],
+    [roof.apexX - half, roof.baseY],
+  ];
+  return `M${points.map(([x, y]) => `${x} ${y}`).join("L")}Z`;
+}
+
+const hex = (value: number) => value.toString(16).padStart(2, "0");
+
+/** `/favicon.svg`: the house as a vector image. */
+export function faviconSvg(): string {
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${SIZE} ${SIZE}" width="${SIZE}" height="${SIZE}"><path fill="#${BLUE.map(hex).join("")}" d="${outline()}"/></svg>\n`;
+}
+
+/** `/favicon.ico`: one 32-bit bitmap (BITMAPINFOHEADER, rows bottom-up, BGRA, then the 1-bit AND mask, all zero: the alpha channel decides). */
 export function faviconIco(): Buffer {
   const maskRowBytes = Math.ceil(SIZE / 32) * 4;
   const pixelBytes = SIZE * SIZE * 4;
@@ -42,7 +85,8 @@ export function faviconIco(): Buffer {
   for (let row = 0; row < SIZE; row += 1) {
     const y = SIZE - 1 - row;
     for (let x = 0; x < SIZE; x += 1) {
-      if (!inHouse(x, y)) continue;
+      // A pixel is the house's when its centre is.
+      if (!inside(x + 0.5, y + 0.5)) continue;
       const at = pixels + (row * SIZE + x) * 4;
       ico[at] = BLUE[2];
       ico[at + 1] = BLUE[1];
@@ -51,4 +95,19 @@ export function faviconIco(): Buffer {
     }
   }
   return ico;
+}
+
+/** An icon as MCP describes one (2025-11-25 and 2026-07-28, `Icon`). */
+export interface SiteIcon {
+  readonly src: string;
+  readonly mimeType: string;
+  readonly sizes: string[];
+}
+
+/** The site's icons at their public URLs under `baseUrl`: the SVG first (any size), then the 32×32 ICO. */
+export function siteIcons(baseUrl: string): SiteIcon[] {
+  return [
+    { src: `${baseUrl}${FAVICON_SVG_PATH}`, mimeType: SVG_TYPE, sizes: ["any"] },
+    { src: `${baseUrl}${FAVICON_PATH}`, mimeType: ICON_TYPE, sizes: [`${SIZE}x${SIZE}`] },
+  ];
 }

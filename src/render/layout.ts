@@ -1,6 +1,16 @@
-import { API_DOCS_PATH, CONTACT_PATH, DIRECTORY_PATH, HOME_PATH, LLMS_PATH, OPENAPI_PATH, STYLESHEET_PATH } from "../contract.ts";
+import {
+  API_DOCS_PATH,
+  CONTACT_PATH,
+  DIRECTORY_PATH,
+  FAVICON_SVG_PATH,
+  HOME_PATH,
+  LLMS_PATH,
+  OPENAPI_PATH,
+  STYLESHEET_PATH,
+} from "../contract.ts";
 import type { SiteInfo } from "../schemas/content.ts";
 import { escapeHtml, jsonForScript } from "./escape.ts";
+import { SVG_TYPE } from "./favicon.ts";
 
 type Section = "home" | "offerings" | "directory" | "api" | "contact" | "none";
 
@@ -54,6 +64,7 @@ export function layout(input: LayoutInput): string {
 <meta name="description" content="${escapeHtml(description)}">
 <link rel="canonical" href="${escapeHtml(site.baseUrl + path)}">${alternate}
 <link rel="describedby" href="${LLMS_PATH}">
+<link rel="icon" type="${SVG_TYPE}" href="${FAVICON_SVG_PATH}">
 <link rel="stylesheet" href="${STYLESHEET_PATH}">${structured}
 </head>
 <body>

@@ -118,6 +118,7 @@ describe("npm run build", () => {
       "data/offerings.json",
       "data/site.json",
       "favicon.ico",
+      "favicon.svg",
       "openapi.json",
       "sitemap.xml",
       ...manifest.pages.map((page) => page.slice(1)),
