@@ -22,6 +22,7 @@ import {
 } from "../src/snapshot/files.ts";
 import { INDEX_FORMAT_VERSION } from "../src/snapshot/search-index.ts";
 import type { Model } from "./derive.ts";
+import { mcpAppHtml } from "./mcp-app.ts";
 import { openapiDocument } from "./openapi.ts";
 import { catalogPages, listingPages } from "./pages.ts";
 
@@ -203,6 +204,7 @@ async function writeFiles(
     licence: model.site.licence,
   });
   out.data("openapi", json(openapi));
+  out.data("mcpApp", await mcpAppHtml());
   const paging = listsPaging(model, index);
   const summary = directorySummary(index, paging);
   const documents = catalogPages(model, summary);

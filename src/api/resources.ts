@@ -81,3 +81,31 @@ function guideResource(offering: Offering): ResourceSpec {
 export function resourceList(offerings: readonly Offering[]): ResourceSpec[] {
   return [RESOURCES.llms, RESOURCES.llmsFull, RESOURCES.catalog, ...offerings.map(guideResource), RESOURCES.apiDocs, RESOURCES.openapi];
 }
+
+/**
+ * The MCP App (MCP Apps, SEP-1865, extension `io.modelcontextprotocol/ui`): one self-contained
+ * HTML document, built into the snapshot (build/mcp-app.ts), that hosts show beside the results
+ * of the tools that name it (their definitions' `app`). It is read by its `ui://` URI only, not
+ * listed: the spec lets a server leave UI-only resources out of resources/list, and every listed
+ * resource here is a page at its public URL (contract §6).
+ */
+export const MCP_APP = {
+  /** The extension's identifier, as the server declares it in its capabilities. */
+  extension: "io.modelcontextprotocol/ui",
+  uri: "ui://directory/results.html",
+  name: "directory-results",
+  title: "Directory results",
+  description: `Cards for the listings that ${TOOL_NAMES.searchBusinesses} and ${TOOL_NAMES.getBusiness} answer, with paging, a refined search and a "Request a quote" button that asks the host to open the listing's quoteUrl.`,
+  mimeType: "text/html;profile=mcp-app",
+  /**
+   * The resource's own metadata on resources/read: it loads nothing from another origin and
+   * connects nowhere (empty lists: no external origin, the spec's restrictive default), and
+   * draws its own cards, so it asks for no host border.
+   */
+  meta: {
+    ui: {
+      csp: { connectDomains: [], resourceDomains: [], frameDomains: [], baseUriDomains: [] },
+      prefersBorder: false,
+    },
+  },
+} as const;

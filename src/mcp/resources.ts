@@ -1,4 +1,4 @@
-import { type ResourceSource, resourceList } from "../api/resources.ts";
+import { MCP_APP, type ResourceSource, resourceList } from "../api/resources.ts";
 import type { OfferingList } from "../schemas/responses.ts";
 import type { Snapshot } from "../snapshot/types.ts";
 import type { ListResourcesResult, ReadResourceResult, Resource } from "./protocol.ts";
@@ -26,6 +26,15 @@ function textOf(snapshot: Snapshot, source: ResourceSource): string | undefined 
   return snapshot.pages.get(source.page);
 }
 
+/** The MCP App, read by its ui:// URI (not listed: MCP_APP), with its metadata on the content (MCP Apps, Metadata Location). */
+function appResource(html: string): CatalogResource {
+  const { uri, name, title, description, mimeType, meta } = MCP_APP;
+  return {
+    descriptor: { uri, name, title, description, mimeType, size: Buffer.byteLength(html), _meta: meta },
+    read: { contents: [{ uri, mimeType, text: html, _meta: meta }] },
+  };
+}
+
 /**
  * The resources of a snapshot, derived from its catalog and pages once and kept as long as the
  * snapshot is: a request only looks up. A page the snapshot lacks is not listed.
@@ -45,7 +54,9 @@ export function createResourceIndexer(baseUrl: string): (snapshot: Snapshot) => 
           read: { contents: [{ uri, mimeType: entry.mimeType, text }] },
         });
       }
-      index = { list: { resources: [...byUri.values()].map((resource) => resource.descriptor) }, byUri };
+      const list = { resources: [...byUri.values()].map((resource) => resource.descriptor) };
+      byUri.set(MCP_APP.uri, appResource(snapshot.mcpApp));
+      index = { list, byUri };
       indexes.set(snapshot, index);
     }
     return index;

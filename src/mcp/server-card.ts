@@ -1,3 +1,5 @@
+import { MCP_APP } from "../api/resources.ts";
+import { TOOLS } from "../api/tools/index.ts";
 import { AI_CATALOG_PATH, AI_CATALOG_TYPE, MCP_PATH, MCP_PROTOCOL_VERSIONS, MCP_SERVER_CARD_PATH, SERVER_CARD_TYPE } from "../contract.ts";
 import type { Implementation } from "./protocol.ts";
 
@@ -33,11 +35,14 @@ export interface ServerCard {
   readonly description: string;
   readonly title: string;
   readonly websiteUrl: string;
+  readonly icons?: Implementation["icons"];
   readonly remotes: readonly {
     readonly type: "streamable-http";
     readonly url: string;
     readonly supportedProtocolVersions: readonly string[];
   }[];
+  /** The card's extension point: the MCP App, and the tools whose results it shows. */
+  readonly _meta: Readonly<Record<string, unknown>>;
 }
 
 export function serverCard(baseUrl: string, info: Implementation): ServerCard {
@@ -48,7 +53,12 @@ export function serverCard(baseUrl: string, info: Implementation): ServerCard {
     description: DESCRIPTION,
     title: info.title ?? info.name,
     websiteUrl: baseUrl,
+    ...(info.icons === undefined ? {} : { icons: info.icons }),
     remotes: [{ type: "streamable-http", url: `${baseUrl}${MCP_PATH}`, supportedProtocolVersions: [...MCP_PROTOCOL_VERSIONS] }],
+    // The card lists no primitives (the draft leaves them to tools/list); the app is named under its extension's identifier, as server/discover declares it.
+    _meta: {
+      [MCP_APP.extension]: { resourceUri: MCP_APP.uri, tools: TOOLS.filter((tool) => tool.app === MCP_APP.uri).map((tool) => tool.name) },
+    },
   };
 }
 

@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders } from "node:http";
 import type { FastifyBaseLogger } from "fastify";
 import packageJson from "../../package.json" with { type: "json" };
 import { proseList } from "../api/prose.ts";
+import { MCP_APP } from "../api/resources.ts";
 import { ROUTES } from "../api/routes.ts";
 import { TOOLS } from "../api/tools/index.ts";
 import { searchBusinesses } from "../api/tools/search-businesses.ts";
@@ -11,6 +12,7 @@ import { CLIENT_CACHE_SECONDS, DIRECTORY_RETRY_AFTER_SECONDS, MCP_LEGACY_VERSION
 import { ApiError, describeName } from "../core/errors.ts";
 import type { CatalogService } from "../core/service.ts";
 import { allocateBody } from "../core/slab.ts";
+import { siteIcons } from "../render/favicon.ts";
 import type { Snapshot } from "../snapshot/types.ts";
 import { checkUnanswered, type Era, eraOf, META_KEYS } from "./era.ts";
 import { isObject } from "./json.ts";
@@ -27,7 +29,7 @@ import {
 } from "./protocol.ts";
 import type { ResourceIndex } from "./resources.ts";
 import { RPC, RpcError } from "./rpc.ts";
-import { LISTING_NOTICE, TOOL_LIST, TOOLS_BY_NAME, type ToolOutcome } from "./tools.ts";
+import { LISTING_NOTICE, TOOLS_BY_NAME, type ToolOutcome, toolList } from "./tools.ts";
 import type { RpcMessage } from "./transport.ts";
 
 const LEGACY_VERSIONS: readonly string[] = MCP_LEGACY_VERSIONS;
@@ -35,7 +37,12 @@ const LATEST_LEGACY_VERSION = MCP_LEGACY_VERSIONS[0];
 /** The version of a 2025 request that names none (2025-06-18, Protocol Version Header). */
 const OLDEST_LEGACY_VERSION: string = MCP_LEGACY_VERSIONS[MCP_LEGACY_VERSIONS.length - 1] ?? LATEST_LEGACY_VERSION;
 
-const CAPABILITIES: ServerCapabilities = { tools: { listChanged: false }, resources: { listChanged: false, subscribe: false } };
+/** Both eras' capabilities; `extensions` (SEP-2133) declares the MCP Apps extension, with no settings. */
+const CAPABILITIES: ServerCapabilities = {
+  tools: { listChanged: false },
+  resources: { listChanged: false, subscribe: false },
+  extensions: { [MCP_APP.extension]: {} },
+};
 
 /** 2026-07-28's caching hints (Caching): as long as HTTP caches a successful answer, for anyone. */
 const CACHE_HINTS = { ttlMs: CLIENT_CACHE_SECONDS * 1000, cacheScope: "public" } as const;
@@ -76,6 +83,7 @@ export function serverInfo(baseUrl: string): Implementation {
     title: "Public catalog and business directory",
     version: packageJson.version,
     websiteUrl: baseUrl,
+    icons: siteIcons(baseUrl),
   };
 }
 
@@ -170,6 +178,8 @@ export function createDispatcher(
   /** The tool the current tools/call called and whether it answered, for the observer (the dispatch is synchronous). */
   let toolCalled: { readonly name: string; readonly ok: boolean } | null = null;
   const serverMeta = { [META_KEYS.serverInfo]: context.serverInfo };
+  /** The tools/list answer: the tools carry the server's icons. */
+  const tools = toolList(context.serverInfo.icons);
   /** Every modern result's own fields, as JSON members for the tool responses spliced from bytes. */
   const modernFields = `"resultType":"complete","_meta":${JSON.stringify(serverMeta)},`;
 
@@ -183,7 +193,7 @@ export function createDispatcher(
   const shared: Record<string, Handler> = {
     "tools/list": (request, era) => {
       parsed(ListToolsRequestSchema, request);
-      return result(era, request.id, TOOL_LIST, true);
+      return result(era, request.id, tools, true);
     },
     "tools/call": (request, era, log) => {
       const params = toolCallParams(request.params);

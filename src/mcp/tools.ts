@@ -45,6 +45,15 @@ function errorResult(body: ErrorBody): ToolOutcome {
   return { kind: "error", result: { content: [{ type: "text", text: JSON.stringify(body) }], structuredContent: body, isError: true } };
 }
 
+/**
+ * A tool's `_meta` naming the MCP App that shows its results (MCP Apps, Resource Discovery):
+ * `ui.resourceUri`, and the flat `ui/resourceUri` that older hosts read, as the extension's own
+ * server helper (registerAppTool) writes both.
+ */
+function appMeta(resourceUri: string): Record<string, unknown> {
+  return { ui: { resourceUri }, "ui/resourceUri": resourceUri };
+}
+
 /** Validators compiled once at start, checking arguments as REST checks its parameters. */
 const ajv = createAjv(REQUEST_VALIDATION);
 
@@ -60,6 +69,7 @@ function catalogTool(definition: ToolDefinition): CatalogTool {
     // Clients validate structuredContent against this even on isError results, so the Error body is one branch.
     outputSchema: jsonCopy<NonNullable<Tool["outputSchema"]>>({ type: "object", anyOf: [definition.outputSchema, ErrorBodySchema] }),
     annotations: { title: definition.title, ...READ_ONLY },
+    ...(definition.app === undefined ? {} : { _meta: appMeta(definition.app) }),
   };
 
   return {
@@ -88,5 +98,10 @@ const CATALOG_TOOLS: readonly CatalogTool[] = TOOLS.map(catalogTool);
 
 export const TOOLS_BY_NAME: ReadonlyMap<string, CatalogTool> = new Map(CATALOG_TOOLS.map((tool) => [tool.name, tool]));
 
-/** The tools/list answer: the same object for every request. */
+/** Every tool's tools/list entry, in order, without icons (the server adds its own: toolList). */
 export const TOOL_LIST: { tools: Tool[] } = { tools: CATALOG_TOOLS.map((tool) => tool.descriptor) };
+
+/** The tools/list answer, each tool carrying `icons` (made once per server: the same object for every request). */
+export function toolList(icons: Tool["icons"]): { tools: Tool[] } {
+  return { tools: TOOL_LIST.tools.map((tool) => ({ ...tool, icons })) };
+}

@@ -1,5 +1,5 @@
 import { proseList } from "../api/prose.ts";
-import { RESOURCES } from "../api/resources.ts";
+import { MCP_APP, RESOURCES } from "../api/resources.ts";
 import { READ_METHODS, ROUTE_LIST, ROUTES } from "../api/routes.ts";
 import { TOOLS, toolArguments } from "../api/tools/index.ts";
 import type { ToolDefinition } from "../api/tools/tool.ts";
@@ -68,6 +68,12 @@ function resourceLinks(base: string): string {
   ].join(", ");
 }
 
+/** What the MCP App is and which tools name it, from the tools' own definitions. */
+function appSentence(): string {
+  const tools = TOOLS.filter((tool) => tool.app === MCP_APP.uri).map((tool) => tool.name);
+  return `${codeList(tools)} also name an MCP App (MCP Apps, extension \`${MCP_APP.extension}\`, declared in the server's capabilities): \`${MCP_APP.uri}\`, one self-contained HTML document (\`${MCP_APP.mimeType}\`, read with \`resources/read\`, loading nothing from any other origin). A host that supports MCP Apps shows their results with it, as cards with paging, a refined search and a "Request a quote" button that asks the host to open the listing's \`quoteUrl\`; every other client gets the same text and \`structuredContent\`.`;
+}
+
 /** The documentation body (our own Markdown), without its title. */
 function body(site: SiteInfo): string {
   const base = site.baseUrl;
@@ -125,6 +131,8 @@ Successful answers carry \`Cache-Control\`: ${CACHE_CONTROL_DESCRIPTION}, and an
 ${toolRows()}
 
 Every tool is read-only; results carry \`structuredContent\` shaped like the REST answer. Resources, each at its public URL: ${resourceLinks(base)}.
+
+${appSentence()}
 
 ## Markdown pages and llms.txt
 

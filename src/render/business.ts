@@ -2,6 +2,7 @@ import { businessApiPath, businessPagePath, DIRECTORY_PATH, markdownPath } from 
 import type { PublicBusiness } from "../schemas/business.ts";
 import type { SiteInfo } from "../schemas/content.ts";
 import { safeHttpUrl } from "./escape.ts";
+import { countryName, excerpt, placeOf } from "./listing-text.ts";
 import { type Block, type Card, type Inline, link, moreForAgents, type PageModel, pageHtml, pageMarkdown, supplied } from "./page-model.ts";
 
 /**
@@ -10,44 +11,11 @@ import { type Block, type Card, type Inline, link, moreForAgents, type PageModel
  * description under a label saying whose words they are.
  */
 
-const regionNames = new Intl.DisplayNames(["en"], { type: "region" });
-/** Names by code, looked up once each: Intl.DisplayNames#of costs microseconds, and pages name countries often. */
-const countryNames = new Map<string, string>();
-
-export function countryName(code: string): string {
-  let name = countryNames.get(code);
-  if (name === undefined) {
-    try {
-      name = regionNames.of(code) ?? code;
-    } catch {
-      name = code;
-    }
-    // Bounded by the valid codes: an invalid one is not kept.
-    if (/^[A-Z]{2}$/.test(code)) countryNames.set(code, name);
-  }
-  return name;
-}
-
-function placeOf({ location }: PublicBusiness): string {
-  return `${location.city}, ${location.region}, ${countryName(location.country)}`;
-}
+/** Re-exported for the directory's pages, which name countries too. */
+export { countryName } from "./listing-text.ts";
 
 function fullAddress({ location }: PublicBusiness): string {
   return `${location.city}, ${location.region} ${location.postalCode}, ${countryName(location.country)}`;
-}
-
-/** The start of a description, cut at a word near `max` characters: a card's summary. One pass over its start. */
-function excerpt(text: string, max = 160): string {
-  // Only the start can be shown (a description may be 3,000 characters); Markdown marks and line breaks go.
-  const plain = text
-    .slice(0, max + 40)
-    .replace(/[#*_`>[\]]+|\s+/g, (match) => (/\s/.test(match) ? " " : ""))
-    .trim();
-  if (plain.length <= max && text.length <= max + 40) return plain;
-  let end = plain.lastIndexOf(" ", max);
-  if (end < max / 2) end = max;
-  while (end > 0 && ",.;: ".includes(plain[end - 1] ?? "")) end -= 1;
-  return `${plain.slice(0, end)}…`;
 }
 
 /** A business as a card in a list of results: the same lines in HTML and Markdown. */

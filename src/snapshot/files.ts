@@ -15,6 +15,8 @@ export const SNAPSHOT_FILES = {
   directoryIndex: "data/directory-index.json",
   directoryArrays: "data/directory-index.bin",
   openapi: "openapi.json",
+  /** The MCP App: one self-contained HTML document (MCP_APP in src/api/resources.ts), read by its ui:// URI. */
+  mcpApp: "data/mcp-app.html",
 } as const;
 
 export type SnapshotFile = keyof typeof SNAPSHOT_FILES;
@@ -28,6 +30,7 @@ export const VERIFIED_FILES = [
   "directoryIndex",
   "directoryArrays",
   "openapi",
+  "mcpApp",
 ] as const satisfies readonly SnapshotFile[];
 
 export function snapshotPath(distDir: string, file: SnapshotFile): string {
@@ -35,7 +38,7 @@ export function snapshotPath(distDir: string, file: SnapshotFile): string {
 }
 
 /** Bump when the layout or meaning of snapshot files changes, so an old `dist/` is refused. */
-export const SNAPSHOT_FORMAT_VERSION = 4;
+export const SNAPSHOT_FORMAT_VERSION = 5;
 
 export interface FileDigest {
   readonly bytes: number;

@@ -239,6 +239,7 @@ export async function loadSnapshot(distDir: string, options: LoadOptions = {}): 
   if (!validateSite(site)) throw new SnapshotError(`site.json does not match the site schema (${ajv.errorsText(validateSite.errors)}).`);
   const catalog = await loadCatalog(distDir, manifest);
   const openapi = (await readVerified(distDir, manifest, "openapi")).toString("utf8");
+  const mcpApp = (await readVerified(distDir, manifest, "mcpApp")).toString("utf8");
   const pages = new Map<string, string>();
   for (const urlPath of manifest.pages) {
     try {
@@ -254,5 +255,5 @@ export async function loadSnapshot(distDir: string, options: LoadOptions = {}): 
   } catch (error) {
     directoryProblem = error instanceof Error ? error.message : String(error);
   }
-  return { manifest, site, catalog, directory, directoryProblem, openapi, pages };
+  return { manifest, site, catalog, directory, directoryProblem, openapi, mcpApp, pages };
 }

@@ -39,6 +39,8 @@ export interface Snapshot {
   readonly directoryProblem: string | null;
   /** The OpenAPI document as written by the build. */
   readonly openapi: string;
+  /** The MCP App's HTML document as written by the build. */
+  readonly mcpApp: string;
   /** The documents the manifest lists, by URL path (`/llms.txt`, `/offerings/x/index.md`). */
   readonly pages: ReadonlyMap<string, string>;
 }

@@ -114,6 +114,7 @@ describe("npm run build", () => {
       "data/directory-index.bin",
       "data/directory-index.json",
       "data/manifest.json",
+      "data/mcp-app.html",
       "data/offerings-index.json",
       "data/offerings.json",
       "data/site.json",

@@ -139,10 +139,15 @@ for (const [kind, era, version] of CLIENTS) {
         title: "Public catalog and business directory",
         version: "1.1.0",
         websiteUrl: server.baseUrl,
+        icons: [
+          { src: `${server.baseUrl}/favicon.svg`, mimeType: "image/svg+xml", sizes: ["any"] },
+          { src: `${server.baseUrl}/favicon.ico`, mimeType: "image/x-icon", sizes: ["32x32"] },
+        ],
       });
       assert.deepEqual(client.serverCapabilities(), {
         tools: { listChanged: false },
         resources: { listChanged: false, subscribe: false },
+        extensions: { "io.modelcontextprotocol/ui": {} },
       });
       const instructions = client.instructions() ?? "";
       assert.match(instructions, /search_businesses answers one page \{items, limit, offset, nextOffset\}/);

@@ -75,6 +75,10 @@ const serverMeta = () => ({
     title: "Public catalog and business directory",
     version: "1.1.0",
     websiteUrl: server.baseUrl,
+    icons: [
+      { src: `${server.baseUrl}/favicon.svg`, mimeType: "image/svg+xml", sizes: ["any"] },
+      { src: `${server.baseUrl}/favicon.ico`, mimeType: "image/x-icon", sizes: ["32x32"] },
+    ],
   },
 });
 
@@ -90,7 +94,11 @@ describe("results", () => {
     assert.deepEqual(result, {
       resultType: "complete",
       supportedVersions: ALL_VERSIONS,
-      capabilities: { tools: { listChanged: false }, resources: { listChanged: false, subscribe: false } },
+      capabilities: {
+        tools: { listChanged: false },
+        resources: { listChanged: false, subscribe: false },
+        extensions: { "io.modelcontextprotocol/ui": {} },
+      },
       instructions: INSTRUCTIONS,
       ttlMs: 60_000,
       cacheScope: "public",

@@ -31,7 +31,12 @@ test("GET /mcp/server-card answers the card as application/mcp-server-card+json,
     description: "Free, read-only catalog of offerings and directory of approved public business listings.",
     title: "Public catalog and business directory",
     websiteUrl: server.baseUrl,
+    icons: [
+      { src: `${server.baseUrl}/favicon.svg`, mimeType: "image/svg+xml", sizes: ["any"] },
+      { src: `${server.baseUrl}/favicon.ico`, mimeType: "image/x-icon", sizes: ["32x32"] },
+    ],
     remotes: [{ type: "streamable-http", url: `${server.baseUrl}/mcp`, supportedProtocolVersions: ALL_VERSIONS }],
+    _meta: { "io.modelcontextprotocol/ui": { resourceUri: "ui://directory/results.html", tools: ["search_businesses", "get_business"] } },
   });
   const again = await fetch(`${server.url}/mcp/server-card`, { headers: { "if-none-match": `W/"other", ${tag}` } });
   assert.equal(again.status, 304);

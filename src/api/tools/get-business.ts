@@ -1,4 +1,5 @@
 import type { PublicBusiness } from "../../schemas/business.ts";
+import { MCP_APP } from "../resources.ts";
 import { ROUTES } from "../routes.ts";
 import { type ArgumentsOf, QUOTE_URL_RULE, TOOL_NAMES, type ToolDefinition, UNTRUSTED_LISTING_TEXT } from "./tool.ts";
 
@@ -18,5 +19,6 @@ export const getBusiness: ToolDefinition<ArgumentsOf<typeof route.params>, Publi
   listingText: true,
   advice: { not_found: `Call ${TOOL_NAMES.searchBusinesses} and use the slug or id of a listing it returns.` },
   mirrors: route.operationId,
+  app: MCP_APP.uri,
   run: (service, input) => service.getBusiness(input.identifier),
 };

@@ -1,5 +1,6 @@
 import { DIRECTORY_MAX_OFFSET } from "../../contract.ts";
 import type { DirectoryPage } from "../../schemas/responses.ts";
+import { MCP_APP } from "../resources.ts";
 import { ROUTES } from "../routes.ts";
 import { type ArgumentsOf, QUOTE_URL_RULE, TOOL_NAMES, type ToolDefinition, UNTRUSTED_LISTING_TEXT } from "./tool.ts";
 
@@ -19,5 +20,6 @@ export const searchBusinesses: ToolDefinition<ArgumentsOf<typeof route.querystri
   rules: route.rules,
   listingText: true,
   mirrors: route.operationId,
+  app: MCP_APP.uri,
   run: (service, input) => service.searchBusinesses(input),
 };

@@ -42,6 +42,8 @@ export interface ToolDefinition<Input = unknown, Output extends Record<string, u
   readonly advice?: Readonly<Partial<Record<ErrorCode, string>>>;
   /** The REST route whose body this tool answers with. */
   readonly mirrors: OperationId;
+  /** The `ui://` URI of the MCP App that shows this tool's results (MCP_APP in ../resources.ts), when one does. */
+  readonly app?: string;
   /** Calls the core with arguments that passed `inputSchema`; failures throw ApiError. */
   run(service: CatalogService, input: Input): Answer<Output>;
 }
