@@ -108,7 +108,7 @@ Example: \`curl '${base}${DIRECTORY_API_PATH}?q=plumb&country=GB&limit=5'\`
 
 ### Facets: what a search matches, counted
 
-\`GET ${FACETS_API_PATH}\` takes the search's \`q\`, \`location\` and \`country\` (same rules; no \`limit\` or \`offset\`) and answers \`{ total, service, category, country, city }\`: \`total\` is how many listings the search matches in all (not limited to the first ${DIRECTORY_MAX_OFFSET}), and each list holds \`{ value, count }\` by count descending, then value, at most ${FACET_MAX_VALUES} (the top ones by count). The matching is the search's own, so a count is the number of listings that search, narrowed by that value, pages through. Use it before paging to see what exists, then narrow: a service as \`q\`, a country as \`country\`, a city as \`location\`.
+\`GET ${FACETS_API_PATH}\` takes the search's \`q\`, \`location\` and \`country\` (same rules; no \`limit\` or \`offset\`) and answers \`{ total, service, category, country, city }\`: \`total\` is how many listings the search matches in all (not limited to the first ${DIRECTORY_MAX_OFFSET}), and each list holds \`{ value, count }\` by count descending, then value, at most ${FACET_MAX_VALUES} (the top ones by count). The matching is the search's own: \`total\` is the number of listings the search pages through (past the browsing limit too), and each count the number of those with that value. Use it before paging to see what exists, then narrow the search: a country as \`country\`, a city as \`location\`, a service's words as \`q\` (which also finds names with those words).
 
 Example: \`curl '${base}${FACETS_API_PATH}?location=leeds'\` (which trades are listed in Leeds)
 

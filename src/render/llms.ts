@@ -7,6 +7,7 @@ import {
   CONTACT_PATH,
   DIRECTORY_API_PATH,
   DIRECTORY_PATH,
+  FACETS_API_PATH,
   HOME_PATH,
   LLMS_FULL_PATH,
   LLMS_MAX_CHARACTERS,
@@ -18,7 +19,7 @@ import {
 } from "../contract.ts";
 import type { SiteInfo } from "../schemas/content.ts";
 import type { Offering } from "../schemas/offering.ts";
-import { DirectorySearchQuerySchema } from "../schemas/parameters.ts";
+import { DirectoryFacetsQuerySchema, DirectorySearchQuerySchema } from "../schemas/parameters.ts";
 import { apiDocsBody } from "./api-docs.ts";
 import { contactMarkdown } from "./contact.ts";
 import type { DirectorySummary } from "./directory-lists.ts";
@@ -52,7 +53,7 @@ export function llmsTxt({ site, offerings, summary }: LlmsInput & { readonly sum
     "",
     "## API",
     "",
-    `- [API documentation](${base}${markdownPath(API_DOCS_PATH)}): the REST JSON API, the MCP endpoint, Markdown pages, errors and caching. The OpenAPI 3.1 document is \`${base}${OPENAPI_PATH}\`, and the RFC 9727 API catalog \`${base}${API_CATALOG_PATH}\`; search the directory as JSON with \`GET ${base}${DIRECTORY_API_PATH}\` (${Object.keys(DirectorySearchQuerySchema.properties).join(", ")}).`,
+    `- [API documentation](${base}${markdownPath(API_DOCS_PATH)}): the REST JSON API, the MCP endpoint, Markdown pages, errors and caching. The OpenAPI 3.1 document is \`${base}${OPENAPI_PATH}\`, and the RFC 9727 API catalog \`${base}${API_CATALOG_PATH}\`; search the directory as JSON with \`GET ${base}${DIRECTORY_API_PATH}\` (${Object.keys(DirectorySearchQuerySchema.properties).join(", ")}), and count what a search matches, by service, category, country and city, with \`GET ${base}${FACETS_API_PATH}\` (${Object.keys(DirectoryFacetsQuerySchema.properties).join(", ")}).`,
     `- [MCP endpoint](${base}${markdownPath(API_DOCS_PATH)}#mcp-endpoint): how to call it. The endpoint is \`POST ${base}${MCP_PATH}\` (stateless Streamable HTTP with JSON responses; a GET is refused), its server card \`${base}${MCP_SERVER_CARD_PATH}\`; read-only tools ${TOOLS.map((tool) => tool.name).join(", ")}. ${MCP_VERSIONS_SENTENCE}`,
     "",
     "## Directory",
