@@ -5,7 +5,8 @@
  * The page around the script is written here, with the form's limits from the search's own.
  */
 import { readFile } from "node:fs/promises";
-import { build } from "esbuild";
+import { dirname } from "node:path";
+import { build, type Plugin } from "esbuild";
 import packageJson from "../package.json" with { type: "json" };
 import { MCP_APP } from "../src/api/resources.ts";
 import { TOOL_NAMES } from "../src/api/tools/tool.ts";
@@ -21,6 +22,24 @@ const CONFIG: AppConfig = {
   searchTool: TOOL_NAMES.searchBusinesses,
 };
 
+/**
+ * zod (which ext-apps validates its messages with) re-exports every locale of its error messages
+ * as `z.locales`, which nothing here reads: 264 KB of the 673 KB bundle. Its English messages,
+ * which zod configures itself, stay; the barrel of the others is made to hold English only.
+ */
+const ZOD_ENGLISH_ONLY: Plugin = {
+  name: "zod-english-only",
+  setup(bundler) {
+    bundler.onResolve({ filter: /\/locales\/index\.js$/ }, ({ path, importer }) =>
+      importer.includes("/node_modules/zod/") ? { path: `${dirname(importer)}/${path}`, namespace: "zod-english-only" } : undefined,
+    );
+    bundler.onLoad({ filter: /.*/, namespace: "zod-english-only" }, ({ path }) => ({
+      contents: 'export { default as en } from "./en.js";',
+      resolveDir: dirname(path),
+    }));
+  },
+};
+
 /** The browser code as one script: ext-apps and the app, minified, run as it loads. */
 async function script(): Promise<string> {
   const result = await build({
@@ -33,6 +52,7 @@ async function script(): Promise<string> {
     minify: true,
     logLevel: "silent",
     define: { MCP_APP_CONFIG: JSON.stringify(CONFIG) },
+    plugins: [ZOD_ENGLISH_ONLY],
   });
   const [output] = result.outputFiles;
   if (output === undefined) throw new Error("esbuild wrote no bundle for the MCP App");
