@@ -203,7 +203,7 @@ const MODERN_META = {
   "io.modelcontextprotocol/clientCapabilities": {},
 };
 
-test("facets count exactly what the search matches: GET /api/facets equals contract §4's matches counted and the listings REST pages through, and directory_facets answers the same bytes in both MCP eras", async () => {
+test("facets count exactly what the search matches: GET /api/facets equals contract §4's matches counted and the listings REST pages through, and directory_facets answers the same bytes in both MCP eras", async (t) => {
   const server = await startServer(dist, { CACHE_SECONDS: "0" });
   const port = Number(new URL(server.url).port);
   const host = new URL(TEST_BASE_URL).host;
@@ -260,6 +260,7 @@ test("facets count exactly what the search matches: GET /api/facets equals contr
     // The searches exercise both kinds: matches REST can page through, and more than it reaches.
     assert.ok(seen.size > 2500, `only ${seen.size} distinct searches`);
     assert.ok(paged > 1000 && many > 50, `${paged} paged through, ${many} past the browsing limit`);
+    t.diagnostic(`${seen.size} distinct searches: ${paged} paged through on REST, ${many} past the browsing limit`);
   } finally {
     await server.close();
   }
