@@ -134,7 +134,13 @@ describe("from a browser", () => {
     if (browser === undefined) return t.skip(skipReason);
     const answer = await callFrom(allowedPage.origin);
     assert.equal(answer.status, 200);
-    assert.deepEqual(answer.tools?.slice().sort(), ["directory_facets", "get_business", "get_offering", "search_businesses", "search_offerings"]);
+    assert.deepEqual(answer.tools?.slice().sort(), [
+      "directory_facets",
+      "get_business",
+      "get_offering",
+      "search_businesses",
+      "search_offerings",
+    ]);
   });
 
   test("a page on another origin is refused by its own browser", async (t) => {

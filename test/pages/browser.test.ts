@@ -233,6 +233,8 @@ browserTest(
     const kinds: [string, string][] = [
       ["homepage", "/"],
       ["search", "/businesses?q=plumber"],
+      // Its counts by service and by country (the narrowing) as well.
+      ["search-by-service-and-country", "/businesses?q=e"],
       ["empty-search", "/businesses?q=plumber%20in%20leeds"],
       ["long-result-page-3", "/businesses?offset=20"],
       ["profile", "/businesses/beacon-roofing"],
