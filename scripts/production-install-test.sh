@@ -51,6 +51,7 @@ const expect = async (what, response, check = () => true) => {
 };
 await expect("GET /api/offerings", await fetch(`${base}/api/offerings`), (t) => JSON.parse(t).items.length > 0);
 await expect("GET /api/directory?q=plumb", await fetch(`${base}/api/directory?q=plumb`), (t) => JSON.parse(t).items.length > 0);
+await expect("GET /api/facets?q=plumb", await fetch(`${base}/api/facets?q=plumb`), (t) => JSON.parse(t).total > 0);
 await expect("GET /llms.txt", await fetch(`${base}/llms.txt`), (t) => t.startsWith("# "));
 await expect("GET /businesses?q=plumb (HTML)", await fetch(`${base}/businesses?q=plumb`), (t) => t.startsWith("<!doctype html>"));
 const mcp = (body) => fetch(`${base}/mcp`, {
@@ -59,7 +60,7 @@ const mcp = (body) => fetch(`${base}/mcp`, {
   body: JSON.stringify(body),
 });
 await expect("MCP initialize", await mcp({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "ci", version: "1" } } }), (t) => JSON.parse(t).result.protocolVersion === "2025-11-25");
-await expect("MCP tools/list", await mcp({ jsonrpc: "2.0", id: 2, method: "tools/list" }), (t) => JSON.parse(t).result.tools.length === 4);
+await expect("MCP tools/list", await mcp({ jsonrpc: "2.0", id: 2, method: "tools/list" }), (t) => JSON.parse(t).result.tools.map((tool) => tool.name).join(" ") === "search_businesses directory_facets get_business search_offerings get_offering");
 '
 
 kill -TERM "$pid"
