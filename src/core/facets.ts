@@ -3,7 +3,7 @@ import type { DirectoryFacets, FacetCount } from "../schemas/responses.ts";
 import type { Postings } from "../snapshot/directory-index.ts";
 import type { Directory } from "../snapshot/types.ts";
 import { conditionSets, type NormalizedSearch } from "./directory.ts";
-import { visitIntersection } from "./rank-sets.ts";
+import { type RankSet, visitIntersection } from "./rank-sets.ts";
 
 /** The facets an answer holds, in the order of its fields. */
 const FACETS = ["service", "category", "country", "city"] as const;
@@ -14,20 +14,14 @@ interface Column {
   readonly values: readonly string[];
   /** The value of the listing at each rank. */
   readonly ofRank: Uint32Array;
-  /** How many listings have each value (the whole directory's counts). */
-  readonly totals: Uint32Array;
 }
 
 function columnOf(values: readonly string[], postings: Postings, count: number): Column {
   const ofRank = new Uint32Array(count);
-  const totals = new Uint32Array(values.length);
   for (let value = 0; value < values.length; value += 1) {
-    const from = postings.offsets[value] ?? 0;
-    const to = postings.offsets[value + 1] ?? 0;
-    totals[value] = to - from;
-    for (let i = from; i < to; i += 1) ofRank[postings.values[i] ?? 0] = value;
+    for (let i = postings.offsets[value] ?? 0; i < (postings.offsets[value + 1] ?? 0); i += 1) ofRank[postings.values[i] ?? 0] = value;
   }
-  return { values, ofRank, totals };
+  return { values, ofRank };
 }
 
 /** Every listing has exactly one service, category, country and city, so each facet is a column by rank. */
@@ -52,15 +46,17 @@ function tableOf(directory: Directory): FacetTable {
       country: columnOf(index.countries, index.countryPostings, index.count),
       city: columnOf(index.cities, index.cityPostings, index.count),
     };
-    table = { columns, whole: wholeDirectory(columns, index.count) };
+    // A search without conditions: every listing, counted once per snapshot.
+    table = { columns, whole: counted(columns, [], index.count) };
     tables.set(directory, table);
   }
   return table;
 }
 
 /** The values with a count, by count descending then value (code-unit order), at most FACET_MAX_VALUES. */
-function topValues(values: readonly string[], counts: Uint32Array, counted: readonly number[]): FacetCount[] {
-  const order = counted.slice();
+function topValues(values: readonly string[], counts: Uint32Array): FacetCount[] {
+  const order: number[] = [];
+  for (let value = 0; value < counts.length; value += 1) if ((counts[value] ?? 0) > 0) order.push(value);
   order.sort((a, b) => {
     const byCount = (counts[b] ?? 0) - (counts[a] ?? 0);
     if (byCount !== 0) return byCount;
@@ -69,18 +65,6 @@ function topValues(values: readonly string[], counts: Uint32Array, counted: read
     return left < right ? -1 : left > right ? 1 : 0;
   });
   return order.slice(0, FACET_MAX_VALUES).map((value) => ({ value: values[value] ?? "", count: counts[value] ?? 0 }));
-}
-
-/** Every value that has listings, with the directory's own counts. */
-function wholeDirectory(columns: Columns, total: number): DirectoryFacets {
-  const facets = { total } as DirectoryFacets;
-  for (const facet of FACETS) {
-    const { values, totals } = columns[facet];
-    const counted: number[] = [];
-    for (let value = 0; value < values.length; value += 1) if ((totals[value] ?? 0) > 0) counted.push(value);
-    facets[facet] = topValues(values, totals, counted);
-  }
-  return facets;
 }
 
 const NONE: DirectoryFacets = { total: 0, service: [], category: [], country: [], city: [] };
@@ -94,7 +78,11 @@ export function facetDirectory(directory: Directory, search: NormalizedSearch): 
   const sets = conditionSets(directory, search);
   if (sets === null) return NONE;
   const { columns, whole } = tableOf(directory);
-  if (sets.length === 0) return whole;
+  return sets.length === 0 ? whole : counted(columns, sets, directory.index.count);
+}
+
+/** The facets of the listings every set holds (every listing when there are none): each visited once, its four values counted. */
+function counted(columns: Columns, sets: readonly RankSet[], count: number): DirectoryFacets {
   const service = columns.service.ofRank;
   const category = columns.category.ofRank;
   const country = columns.country.ofRank;
@@ -110,7 +98,7 @@ export function facetDirectory(directory: Directory, search: NormalizedSearch): 
   const byCountry = counts.country;
   const byCity = counts.city;
   let total = 0;
-  visitIntersection(sets, directory.index.count, (rank) => {
+  visitIntersection(sets, count, (rank) => {
     total += 1;
     byService[service[rank] as number] = (byService[service[rank] as number] as number) + 1;
     byCategory[category[rank] as number] = (byCategory[category[rank] as number] as number) + 1;
@@ -118,11 +106,6 @@ export function facetDirectory(directory: Directory, search: NormalizedSearch): 
     byCity[city[rank] as number] = (byCity[city[rank] as number] as number) + 1;
   });
   const facets = { total } as DirectoryFacets;
-  for (const facet of FACETS) {
-    const own = counts[facet];
-    const counted: number[] = [];
-    for (let value = 0; value < own.length; value += 1) if ((own[value] ?? 0) > 0) counted.push(value);
-    facets[facet] = topValues(columns[facet].values, own, counted);
-  }
+  for (const facet of FACETS) facets[facet] = topValues(columns[facet].values, counts[facet]);
   return facets;
 }
