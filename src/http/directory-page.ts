@@ -44,8 +44,6 @@ export function registerDirectoryPage(app: FastifyInstance, service: CatalogServ
     const untouched = !parsed.searched && result.offset === 0;
     const nothing = result.items.length === 0 && result.offset === 0;
     const offer = nothing && parsed.searched ? emptySearchOffer(parsed.query) : undefined;
-    // Counting every match costs a walk over them: made only for a page that shows the counts.
-    const facets = () => (nothing ? undefined : service.directoryFacets(parsed.query).value);
     if (markdown) {
       const overview = untouched ? snapshotPage(snapshot, markdownPath(DIRECTORY_PATH)) : undefined;
       if (overview !== undefined) return sendDocument(reply, MARKDOWN_TYPE, overview);
@@ -55,7 +53,8 @@ export function registerDirectoryPage(app: FastifyInstance, service: CatalogServ
       const firstPage = untouched && blankForm ? snapshotPage(snapshot, htmlPath(DIRECTORY_PATH)) : undefined;
       if (firstPage !== undefined) return sendDocument(reply, HTML_TYPE, firstPage);
     }
-    const counted = facets();
+    // Counting every match costs a walk over them: made only for a page rendered now (not the pre-rendered ones above).
+    const counted = nothing ? undefined : service.directoryFacets(parsed.query).value;
     const view = {
       kind: "results",
       form: parsed.form,

@@ -2,6 +2,7 @@ import { DIRECTORY_DEFAULT_LIMIT, DIRECTORY_LOCATION_MAX_LENGTH, DIRECTORY_PATH,
 import type { PageSearch } from "../core/service.ts";
 import { coerceIntegers, integerParameters } from "../core/validation.ts";
 import { createAjv } from "../schemas/ajv.ts";
+import { ONE_LINE_PATTERN } from "../schemas/content.ts";
 import { DIRECTORY_RULES, DirectorySearchQuerySchema, directorySearchProperties, type ParameterRules } from "../schemas/parameters.ts";
 import { countryName } from "./business.ts";
 import { escapeHtml } from "./escape.ts";
@@ -17,21 +18,23 @@ const PAGE_FIELDS = ["q", "location", "country", "service", "offset"] as const;
 export type PageField = (typeof PAGE_FIELDS)[number];
 
 /** The fields a page's URL keeps, in its order. */
-const SEARCH_FIELDS = ["q", "location", "country", "service"] as const;
+export const SEARCH_FIELDS = ["q", "location", "country", "service"] as const;
 
 /** What the visitor typed (or followed), to fill the form again and link further pages (escaped when written). */
 export type FormValues = Partial<Record<(typeof SEARCH_FIELDS)[number], string>>;
 
-/** A service name as the page takes it: one line of at most 100 characters, matched exactly. */
-const SERVICE_MAX_LENGTH = 100;
+/**
+ * A service name as the page takes it: as a listing may write it (one line, src/schemas/content.ts),
+ * matched exactly. No shorter bound than the content's, or a link the page made could be refused.
+ */
 const pageProperties = {
   ...directorySearchProperties,
-  service: { type: "string", maxLength: SERVICE_MAX_LENGTH, pattern: "^[^\\u0000-\\u001f\\u007f]*$" },
+  service: { type: "string", pattern: ONE_LINE_PATTERN },
 } as const;
 const PAGE_RULES: ParameterRules = {
   ...DIRECTORY_RULES,
   service: {
-    rule: `a service name of at most ${SERVICE_MAX_LENGTH} characters`,
+    rule: "a service name on one line",
     resolution: "Choose a service from the counts of a search, or leave it out.",
   },
 };

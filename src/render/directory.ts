@@ -14,8 +14,9 @@ import {
   markdownPath,
 } from "../contract.ts";
 import type { SiteInfo } from "../schemas/content.ts";
+import type { FacetCount } from "../schemas/responses.ts";
 import { businessCard, countryName } from "./business.ts";
-import { directoryHref, type FormValues, searchFormHtml } from "./directory-form.ts";
+import { directoryHref, type FormValues, SEARCH_FIELDS, searchFormHtml } from "./directory-form.ts";
 import { type DirectoryChoices, type DirectoryView, type EmptySearchOffer, placeSearch, respelled } from "./directory-view.ts";
 import { escapeHtml } from "./escape.ts";
 import { type Block, type Inline, type Link, link, type PageModel, pageHtml, pageMarkdown, supplied } from "./page-model.ts";
@@ -111,30 +112,34 @@ function narrowing(view: Results): Block[] {
   const facets = view.facets;
   if (facets === undefined) return [];
   const { form } = view;
-  const list = (
-    items: readonly { value: string; count: number }[],
-    label: (value: string) => string,
-    narrowed: (value: string) => FormValues,
-  ) =>
-    ({
-      kind: "list",
-      className: "browse",
-      items: items.map(({ value, count: n }) => [searchLink([supplied(label(value))], narrowed(value), 0), ` (${count(n)})`]),
-    }) as const;
+  /** Each value as a browse entry: its count, and the search narrowed to it as the page and its Markdown. */
+  const choices = (items: readonly FacetCount[], label: (value: string) => string, narrowed: (value: string) => FormValues) =>
+    items.map(({ value, count: total }) => ({
+      label: label(value),
+      total,
+      path: directoryHref(DIRECTORY_PATH, narrowed(value), 0),
+      markdownPath: directoryHref(markdownPath(DIRECTORY_PATH), narrowed(value), 0),
+    }));
   const columns: Block[][] = [];
   if (facets.service.length > 1)
     columns.push([
       { kind: "heading", level: 3, text: ["By service"] },
-      list(
-        facets.service,
-        (value) => value,
-        (value) => ({ ...form, service: value }),
+      browseList(
+        choices(
+          facets.service,
+          (value) => value,
+          (value) => ({ ...form, service: value }),
+        ),
+        "browse",
       ),
     ]);
   if (facets.country.length > 1)
     columns.push([
       { kind: "heading", level: 3, text: ["By country"] },
-      list(facets.country, countryName, (value) => ({ ...form, country: value })),
+      browseList(
+        choices(facets.country, countryName, (value) => ({ ...form, country: value })),
+        "browse",
+      ),
     ]);
   const service = (form.service ?? "").trim();
   const widen: Block[] =
@@ -333,7 +338,7 @@ function bulkData(baseUrl: string): Block {
 
 /** The search as an agent reads it: its fields as typed. */
 function criteria(form: FormValues): Block {
-  const fields = (["q", "location", "country", "service"] as const).filter((name) => (form[name] ?? "").trim() !== "");
+  const fields = SEARCH_FIELDS.filter((name) => (form[name] ?? "").trim() !== "");
   const text = fields.flatMap((name, i): Inline[] => [i === 0 ? "" : "; ", `${name} = `, supplied(form[name] ?? "")]);
   return { kind: "paragraph", only: "agents", text: ["Search: ", ...text, "."] };
 }
