@@ -289,6 +289,7 @@ export const TEXT_TYPE = "text/plain; charset=utf-8";
 export const XML_TYPE = "application/xml; charset=utf-8";
 export const CSS_TYPE = "text/css; charset=utf-8";
 export const ICON_TYPE = "image/x-icon";
+export const SVG_TYPE = "image/svg+xml";
 export const NDJSON_TYPE = "application/x-ndjson; charset=utf-8";
 export const SERVER_CARD_TYPE = "application/mcp-server-card+json";
 export const AI_CATALOG_TYPE = "application/ai-catalog+json";

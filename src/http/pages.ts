@@ -23,12 +23,13 @@ import {
   offeringPagePath,
   ROBOTS_PATH,
   STYLESHEET_PATH,
+  SVG_TYPE,
   TEXT_TYPE,
 } from "../contract.ts";
 import { findBusiness, listingAt } from "../core/directory.ts";
 import type { CatalogService } from "../core/service.ts";
 import { profileHtml, profileMarkdown } from "../render/business.ts";
-import { faviconIco, faviconSvg, SVG_TYPE } from "../render/favicon.ts";
+import { faviconIco, faviconSvg } from "../render/favicon.ts";
 import { directoryIdentifierProperty } from "../schemas/parameters.ts";
 import { slugAt } from "../snapshot/listing-lookup.ts";
 import { registerBulkDownloads } from "./bulk.ts";

@@ -8,11 +8,20 @@ import { TOOLS } from "../api/tools/index.ts";
 import { searchBusinesses } from "../api/tools/search-businesses.ts";
 import { searchOfferings } from "../api/tools/search-offerings.ts";
 import { QUOTE_URL_RULE, TOOL_NAMES, UNTRUSTED_LISTING_TEXT } from "../api/tools/tool.ts";
-import { CLIENT_CACHE_SECONDS, DIRECTORY_RETRY_AFTER_SECONDS, MCP_LEGACY_VERSIONS, MCP_PROTOCOL_VERSIONS } from "../contract.ts";
+import {
+  CLIENT_CACHE_SECONDS,
+  DIRECTORY_RETRY_AFTER_SECONDS,
+  FAVICON_PATH,
+  FAVICON_SVG_PATH,
+  ICON_TYPE,
+  MCP_LEGACY_VERSIONS,
+  MCP_PROTOCOL_VERSIONS,
+  SVG_TYPE,
+} from "../contract.ts";
 import { ApiError, describeName } from "../core/errors.ts";
 import type { CatalogService } from "../core/service.ts";
 import { allocateBody } from "../core/slab.ts";
-import { siteIcons } from "../render/favicon.ts";
+import { FAVICON_SIZE } from "../render/favicon.ts";
 import type { Snapshot } from "../snapshot/types.ts";
 import { checkUnanswered, type Era, eraOf, META_KEYS } from "./era.ts";
 import { isObject } from "./json.ts";
@@ -75,6 +84,14 @@ export interface McpContext {
   /** The resources of a snapshot, derived once per snapshot. */
   resources: (snapshot: Snapshot) => ResourceIndex;
   serverInfo: Implementation;
+}
+
+/** The site's icons at their public URLs (src/render/favicon.ts draws them): the SVG first (any size), then the ICO. */
+function siteIcons(baseUrl: string): NonNullable<Implementation["icons"]> {
+  return [
+    { src: `${baseUrl}${FAVICON_SVG_PATH}`, mimeType: SVG_TYPE, sizes: ["any"] },
+    { src: `${baseUrl}${FAVICON_PATH}`, mimeType: ICON_TYPE, sizes: [`${FAVICON_SIZE}x${FAVICON_SIZE}`] },
+  ];
 }
 
 export function serverInfo(baseUrl: string): Implementation {

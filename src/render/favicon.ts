@@ -2,13 +2,13 @@
  * The site's icon, drawn here so that no binary file needs maintaining: a house in the site's
  * blue, described once (HOUSE) and written both as `/favicon.ico` (a 32×32 bitmap, each pixel
  * in the house when its centre is) and as `/favicon.svg` (the same outline as a path).
- * MCP names both as the server's and the tools' icons (SITE_ICONS).
+ * MCP names both as the server's and the tools' icons (src/mcp/server.ts).
  */
-import { FAVICON_PATH, FAVICON_SVG_PATH, ICON_TYPE } from "../contract.ts";
 
-const SIZE = 32;
+/** The icon's side, in pixels (the ICO's bitmap, the SVG's grid). */
+export const FAVICON_SIZE = 32;
+
 const BLUE = [0x1d, 0x4e, 0xd8] as const; // #1d4ed8 as R, G, B
-export const SVG_TYPE = "image/svg+xml";
 
 /**
  * The house on a 32×32 grid, y from the top: a roof (a triangle from its apex down to its base,
@@ -53,22 +53,22 @@ const hex = (value: number) => value.toString(16).padStart(2, "0");
 
 /** `/favicon.svg`: the house as a vector image. */
 export function faviconSvg(): string {
-  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${SIZE} ${SIZE}" width="${SIZE}" height="${SIZE}"><path fill="#${BLUE.map(hex).join("")}" d="${outline()}"/></svg>\n`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${FAVICON_SIZE} ${FAVICON_SIZE}" width="${FAVICON_SIZE}" height="${FAVICON_SIZE}"><path fill="#${BLUE.map(hex).join("")}" d="${outline()}"/></svg>\n`;
 }
 
 /** `/favicon.ico`: one 32-bit bitmap (BITMAPINFOHEADER, rows bottom-up, BGRA, then the 1-bit AND mask, all zero: the alpha channel decides). */
 export function faviconIco(): Buffer {
-  const maskRowBytes = Math.ceil(SIZE / 32) * 4;
-  const pixelBytes = SIZE * SIZE * 4;
-  const imageBytes = 40 + pixelBytes + maskRowBytes * SIZE;
+  const maskRowBytes = Math.ceil(FAVICON_SIZE / 32) * 4;
+  const pixelBytes = FAVICON_SIZE * FAVICON_SIZE * 4;
+  const imageBytes = 40 + pixelBytes + maskRowBytes * FAVICON_SIZE;
   const ico = Buffer.alloc(6 + 16 + imageBytes);
   // ICONDIR: reserved, type 1 (icon), one image.
   ico.writeUInt16LE(0, 0);
   ico.writeUInt16LE(1, 2);
   ico.writeUInt16LE(1, 4);
   // ICONDIRENTRY: width, height, no palette, reserved, 1 plane, 32 bits, size, offset.
-  ico.writeUInt8(SIZE, 6);
-  ico.writeUInt8(SIZE, 7);
+  ico.writeUInt8(FAVICON_SIZE, 6);
+  ico.writeUInt8(FAVICON_SIZE, 7);
   ico.writeUInt16LE(1, 10);
   ico.writeUInt16LE(32, 12);
   ico.writeUInt32LE(imageBytes, 14);
@@ -76,18 +76,18 @@ export function faviconIco(): Buffer {
   // BITMAPINFOHEADER: the height counts the bitmap and its mask.
   const header = 22;
   ico.writeUInt32LE(40, header);
-  ico.writeInt32LE(SIZE, header + 4);
-  ico.writeInt32LE(SIZE * 2, header + 8);
+  ico.writeInt32LE(FAVICON_SIZE, header + 4);
+  ico.writeInt32LE(FAVICON_SIZE * 2, header + 8);
   ico.writeUInt16LE(1, header + 12);
   ico.writeUInt16LE(32, header + 14);
-  ico.writeUInt32LE(pixelBytes + maskRowBytes * SIZE, header + 20);
+  ico.writeUInt32LE(pixelBytes + maskRowBytes * FAVICON_SIZE, header + 20);
   const pixels = header + 40;
-  for (let row = 0; row < SIZE; row += 1) {
-    const y = SIZE - 1 - row;
-    for (let x = 0; x < SIZE; x += 1) {
+  for (let row = 0; row < FAVICON_SIZE; row += 1) {
+    const y = FAVICON_SIZE - 1 - row;
+    for (let x = 0; x < FAVICON_SIZE; x += 1) {
       // A pixel is the house's when its centre is.
       if (!inside(x + 0.5, y + 0.5)) continue;
-      const at = pixels + (row * SIZE + x) * 4;
+      const at = pixels + (row * FAVICON_SIZE + x) * 4;
       ico[at] = BLUE[2];
       ico[at + 1] = BLUE[1];
       ico[at + 2] = BLUE[0];
@@ -95,19 +95,4 @@ export function faviconIco(): Buffer {
     }
   }
   return ico;
-}
-
-/** An icon as MCP describes one (2025-11-25 and 2026-07-28, `Icon`). */
-export interface SiteIcon {
-  readonly src: string;
-  readonly mimeType: string;
-  readonly sizes: string[];
-}
-
-/** The site's icons at their public URLs under `baseUrl`: the SVG first (any size), then the 32×32 ICO. */
-export function siteIcons(baseUrl: string): SiteIcon[] {
-  return [
-    { src: `${baseUrl}${FAVICON_SVG_PATH}`, mimeType: SVG_TYPE, sizes: ["any"] },
-    { src: `${baseUrl}${FAVICON_PATH}`, mimeType: ICON_TYPE, sizes: [`${SIZE}x${SIZE}`] },
-  ];
 }

@@ -7,10 +7,10 @@ import {
   LLMS_PATH,
   OPENAPI_PATH,
   STYLESHEET_PATH,
+  SVG_TYPE,
 } from "../contract.ts";
 import type { SiteInfo } from "../schemas/content.ts";
 import { escapeHtml, jsonForScript } from "./escape.ts";
-import { SVG_TYPE } from "./favicon.ts";
 
 type Section = "home" | "offerings" | "directory" | "api" | "contact" | "none";
 
