@@ -1,5 +1,6 @@
 import { access, constants } from "node:fs/promises";
 import { arch, platform } from "node:os";
+import { type TestContext, test } from "node:test";
 import { type Browser, chromium } from "playwright-core";
 
 /**
@@ -77,4 +78,29 @@ export async function launchChromium(): Promise<BrowserLaunch> {
 /** True when a missing browser must fail the run instead of skipping the browser tests. */
 export function browserRequired(): boolean {
   return process.env.REQUIRE_BROWSER_TESTS === "1";
+}
+
+/**
+ * Chromium for a file's browser tests, or why they are skipped: said once on stderr, and an
+ * error instead when REQUIRE_BROWSER_TESTS=1.
+ */
+export async function browserForTests(): Promise<Browser | string> {
+  const launched = await launchChromium();
+  if (launched.browser !== null) return launched.browser;
+  const reason = `no Chromium could be started: ${launched.reasons.join("; ")}`;
+  if (browserRequired()) throw new Error(`REQUIRE_BROWSER_TESTS=1, but ${reason}`);
+  console.warn(`\n*** BROWSER TESTS SKIPPED: ${reason}. Set CHROME_PATH to a Chromium to run them. ***\n`);
+  return reason;
+}
+
+/** A test that needs the browser: skipped, with the reason `skipReason()` gives, when none could be started. */
+export function browserTest(name: string, skipReason: () => string | undefined, body: () => Promise<void>): void {
+  test(name, async (t: TestContext) => {
+    const reason = skipReason();
+    if (reason !== undefined) {
+      t.skip(reason);
+      return;
+    }
+    await body();
+  });
 }

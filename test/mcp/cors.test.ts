@@ -3,7 +3,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, describe, test } from "node:test";
 import type { Browser, BrowserContext } from "playwright-core";
-import { browserRequired, launchChromium } from "../helpers/browser.ts";
+import { browserForTests } from "../helpers/browser.ts";
 import { type McpTestServer, post, postHeaders, raw, startMcpServer } from "./helpers.ts";
 
 /**
@@ -89,13 +89,12 @@ describe("from a browser", () => {
   let skipReason: string | undefined;
 
   before(async () => {
-    const launched = await launchChromium();
-    if (launched.browser === null) {
-      skipReason = `no Chromium could be started: ${launched.reasons.join("; ")}`;
-      if (browserRequired()) throw new Error(`REQUIRE_BROWSER_TESTS=1, but ${skipReason}`);
+    const launched = await browserForTests();
+    if (typeof launched === "string") {
+      skipReason = launched;
       return;
     }
-    browser = launched.browser;
+    browser = launched;
     context = await browser.newContext();
   });
   after(async () => {

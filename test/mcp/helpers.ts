@@ -42,13 +42,13 @@ export interface McpTestServer {
  * so the Inspector and the SDK client must reach the server under that host.
  */
 export async function startMcpServer(
-  options: { env?: Record<string, string>; prepare?: (distDir: string) => Promise<void> } = {},
+  options: { env?: Record<string, string>; prepare?: (distDir: string) => Promise<void>; content?: string } = {},
 ): Promise<McpTestServer> {
   const port = await freePort();
   const baseUrl = `http://localhost:${port}`;
   const dir = await tempDir("mcp-test-");
   const distDir = `${dir.path}/dist`;
-  await buildSnapshot(`${FIXTURES}basic`, distDir, baseUrl);
+  await buildSnapshot(options.content ?? `${FIXTURES}basic`, distDir, baseUrl);
   await options.prepare?.(distDir);
   // Rate limiting is off unless a test turns it on, as in test/helpers/server.ts.
   const config = readConfig({

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { mkdir } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { after, before, type TestContext, test } from "node:test";
+import { after, before } from "node:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { browserRequired, launchChromium } from "../helpers/browser.ts";
+import { browserForTests, browserTest as needingBrowser } from "../helpers/browser.ts";
 import { type RunningServer, startServer } from "../helpers/server.ts";
 import { buildSnapshot, FIXTURES, SAMPLE_CONTENT, tempDir } from "../helpers/snapshot.ts";
 
@@ -18,6 +18,7 @@ let context: BrowserContext;
 let cleanup: () => Promise<void>;
 /** Why the browser tests are skipped, when no Chromium could be started. */
 let skipReason: string | undefined;
+const browserTest = (name: string, body: () => Promise<void>) => needingBrowser(name, () => skipReason, body);
 
 before(async () => {
   const dist = await tempDir();
@@ -25,14 +26,12 @@ before(async () => {
   await buildSnapshot(`${FIXTURES}pages-hostile`, `${dist.path}/dist`);
   server = await startServer(`${dist.path}/dist`);
   await mkdir(`${SCREENSHOTS}screens`, { recursive: true });
-  const launched = await launchChromium();
-  if (launched.browser === null) {
-    skipReason = `no Chromium could be started: ${launched.reasons.join("; ")}`;
-    if (browserRequired()) throw new Error(`REQUIRE_BROWSER_TESTS=1, but ${skipReason}`);
-    console.warn(`\n*** BROWSER TESTS SKIPPED: ${skipReason}. Set CHROME_PATH to a Chromium to run them. ***\n`);
+  const launched = await browserForTests();
+  if (typeof launched === "string") {
+    skipReason = launched;
     return;
   }
-  browser = launched.browser;
+  browser = launched;
   // bypassCSP lets axe-core be injected; it also means only the escaping keeps hostile text inert here.
   context = await browser.newContext({ bypassCSP: true, javaScriptEnabled: true });
   // The quote form lives on another site; answer it locally so the test never leaves the machine.
@@ -82,17 +81,6 @@ async function watchedPage(): Promise<{ page: Page; problems: string[] }> {
 async function check(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: `${SCREENSHOTS}${name}.png`, fullPage: true });
   assert.deepEqual(await violations(page), [], `${name}: accessibility violations`);
-}
-
-/** A test that needs the browser: skipped, with the reason, when none could be started. */
-function browserTest(name: string, body: () => Promise<void>): void {
-  test(name, async (t: TestContext) => {
-    if (skipReason !== undefined) {
-      t.skip(skipReason);
-      return;
-    }
-    await body();
-  });
 }
 
 browserTest(

@@ -1,18 +1,12 @@
 import assert from "node:assert/strict";
 import { mkdir } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { after, before, type TestContext, test } from "node:test";
+import { after, before } from "node:test";
 import { build } from "esbuild";
-import type { FastifyInstance } from "fastify";
 import type { Browser, BrowserContext, Frame, Page } from "playwright-core";
-import { buildApp } from "../../src/app.ts";
-import { readConfig } from "../../src/config.ts";
-import { CatalogService } from "../../src/core/service.ts";
-import { loadSnapshot } from "../../src/snapshot/load.ts";
-import { browserRequired, launchChromium } from "../helpers/browser.ts";
-import { freePort } from "../helpers/ports.ts";
-import { buildSnapshot, FIXTURES, tempDir } from "../helpers/snapshot.ts";
-import { type McpTestServer, post } from "../mcp/helpers.ts";
+import { browserForTests, browserTest as needingBrowser } from "../helpers/browser.ts";
+import { FIXTURES } from "../helpers/snapshot.ts";
+import { type McpTestServer, post, startMcpServer } from "../mcp/helpers.ts";
 
 /**
  * The MCP App in a browser, as a chat client shows it: a host page using the ext-apps host side
@@ -30,42 +24,27 @@ const SCREENSHOT = new URL("../../docs/images/mcp-app.png", import.meta.url).pat
 const APP_URI = "ui://directory/results.html";
 const SEARCH = { q: "plumb", location: "Leeds", limit: 5 };
 
-let app: FastifyInstance | undefined;
-let mcp: Pick<McpTestServer, "port">;
+let mcp: McpTestServer | undefined;
 let browser: Browser | undefined;
 let context: BrowserContext;
-let cleanup: () => Promise<void>;
 let skipReason: string | undefined;
+const browserTest = (name: string, body: () => Promise<void>) => needingBrowser(name, () => skipReason, body);
 
 before(async () => {
-  const work = await tempDir();
-  cleanup = work.remove;
-  // BASE_URL names the port the server listens on: the MCP endpoint checks the Host against it.
-  const port = await freePort();
-  const baseUrl = `http://localhost:${port}`;
-  const dist = `${work.path}/dist`;
-  await buildSnapshot(`${FIXTURES}pages-hostile`, dist, baseUrl);
-  const config = readConfig({ BASE_URL: baseUrl, PORT: String(port), DIST_DIR: dist, RATE_LIMIT_MAX: "0" });
-  const snapshot = await loadSnapshot(dist);
-  app = await buildApp({ service: new CatalogService({ snapshot: () => snapshot, cacheSeconds: config.cacheSeconds }), config });
-  await app.listen({ port, host: "127.0.0.1" });
-  mcp = { port };
-  const launched = await launchChromium();
-  if (launched.browser === null) {
-    skipReason = `no Chromium could be started: ${launched.reasons.join("; ")}`;
-    if (browserRequired()) throw new Error(`REQUIRE_BROWSER_TESTS=1, but ${skipReason}`);
-    console.warn(`\n*** BROWSER TESTS SKIPPED: ${skipReason}. Set CHROME_PATH to a Chromium to run them. ***\n`);
+  mcp = await startMcpServer({ content: `${FIXTURES}pages-hostile` });
+  const launched = await browserForTests();
+  if (typeof launched === "string") {
+    skipReason = launched;
     return;
   }
-  browser = launched.browser;
+  browser = launched;
   // CSP is enforced here (no bypassCSP): the app must run under what its metadata declares.
   context = await browser.newContext({ viewport: { width: 800, height: 900 } });
 });
 after(async () => {
   if (browser !== undefined) await context?.close();
   await browser?.close();
-  await app?.close();
-  await cleanup?.();
+  await mcp?.close();
 });
 
 /** One MCP request in the 2025-11-25 era; returns its result. */
@@ -179,16 +158,6 @@ async function axeViolations(frame: Frame): Promise<string[]> {
     return (await axe.run()).violations.map(({ id, nodes }) => `${id}: ${nodes.map((node) => node.target.join(" ")).join(", ")}`);
   });
   return found;
-}
-
-function browserTest(name: string, body: () => Promise<void>): void {
-  test(name, async (t: TestContext) => {
-    if (skipReason !== undefined) {
-      t.skip(skipReason);
-      return;
-    }
-    await body();
-  });
 }
 
 interface Listing {
