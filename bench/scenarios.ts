@@ -65,6 +65,43 @@ const MCP_2026_META = {
   "io.modelcontextprotocol/clientCapabilities": {},
 };
 
+/** The page size the 25-result MCP scenarios ask for, where the mix's own searches mostly take the tool's default (10). */
+const MCP_FULL_PAGE = 25;
+
+/**
+ * `tools/call search_businesses` with the search mix's arguments (with `limit` set to `limit`
+ * when given), stateless: 2025-11-25 after its handshake, the version in a header only;
+ * 2026-07-28 with the version and capabilities in each request's `_meta` and the headers that
+ * mirror the body.
+ */
+const mcpSearches =
+  (era: "2025-11-25" | "2026-07-28", limit?: number) =>
+  ({ headers, queries }: Sample): Omit<Target, "url"> => {
+    const modern = era === "2026-07-28";
+    return {
+      headers: {
+        ...headers,
+        ...MCP_HEADERS,
+        "mcp-protocol-version": era,
+        ...(modern ? { "mcp-method": "tools/call", "mcp-name": "search_businesses" } : {}),
+      },
+      requests: queries.map((query, id) => ({
+        method: "POST",
+        path: "/mcp",
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id,
+          method: "tools/call",
+          params: {
+            name: "search_businesses",
+            arguments: limit === undefined ? query : { ...query, limit },
+            ...(modern ? { _meta: MCP_2026_META } : {}),
+          },
+        }),
+      })),
+    };
+  };
+
 /**
  * Every scenario, in the order run: those of the production server, then the search mix again
  * with Prometheus metrics on (METRICS_PORT: what counting every request costs), with the result
@@ -118,43 +155,19 @@ export const SCENARIOS: readonly Scenario[] = [
       requests: slugs.map((slug) => ({ method: "GET", path: `/businesses/${slug}/index.md` })),
     }),
   },
-  // 2025-11-25 after its (stateless) handshake: the version in a header only.
+  { key: "mcp-2025", name: "MCP 2025-11-25 tools/call search_businesses", server: PRODUCTION, requests: mcpSearches("2025-11-25") },
+  { key: "mcp-2026", name: "MCP 2026-07-28 tools/call search_businesses", server: PRODUCTION, requests: mcpSearches("2026-07-28") },
   {
-    key: "mcp-2025",
-    name: "MCP 2025-11-25 tools/call search_businesses",
+    key: "mcp-2025-25",
+    name: "MCP 2025-11-25 search_businesses, 25 results",
     server: PRODUCTION,
-    requests: ({ headers, queries }) => ({
-      headers: { ...headers, ...MCP_HEADERS, "mcp-protocol-version": "2025-11-25" },
-      requests: queries.map((query, id) => ({
-        method: "POST",
-        path: "/mcp",
-        body: JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "search_businesses", arguments: query } }),
-      })),
-    }),
+    requests: mcpSearches("2025-11-25", MCP_FULL_PAGE),
   },
   {
-    key: "mcp-2026",
-    name: "MCP 2026-07-28 tools/call search_businesses",
+    key: "mcp-2026-25",
+    name: "MCP 2026-07-28 search_businesses, 25 results",
     server: PRODUCTION,
-    requests: ({ headers, queries }) => ({
-      headers: {
-        ...headers,
-        ...MCP_HEADERS,
-        "mcp-protocol-version": "2026-07-28",
-        "mcp-method": "tools/call",
-        "mcp-name": "search_businesses",
-      },
-      requests: queries.map((query, id) => ({
-        method: "POST",
-        path: "/mcp",
-        body: JSON.stringify({
-          jsonrpc: "2.0",
-          id,
-          method: "tools/call",
-          params: { name: "search_businesses", arguments: query, _meta: MCP_2026_META },
-        }),
-      })),
-    }),
+    requests: mcpSearches("2026-07-28", MCP_FULL_PAGE),
   },
   {
     key: "search-metrics",
