@@ -5,8 +5,8 @@
  * them and leaves the last good snapshot served. Ctrl-C stops everything.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { watch } from "node:fs";
 import PinoPretty from "pino-pretty";
+import { watchTree } from "./watch-tree.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const CONTENT_DIR = process.env.CONTENT_DIR || "content";
@@ -55,7 +55,7 @@ function stop(): void {
 }
 
 let timer: NodeJS.Timeout | undefined;
-const watcher = watch(CONTENT_DIR, { recursive: true }, () => {
+const watcher = watchTree(CONTENT_DIR, () => {
   clearTimeout(timer);
   timer = setTimeout(() => void rebuild(), 200);
 });
