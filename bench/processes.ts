@@ -58,21 +58,37 @@ export async function rssMiB(pid: number | undefined): Promise<number> {
 /** The processes started and not yet stopped: ended with the bench if it stops on an error, so that none outlives it. */
 const running = new Set<ChildProcess>();
 process.on("exit", () => {
-  for (const child of running) child.kill("SIGTERM");
+  for (const child of running) signal(child, "SIGTERM");
 });
 
-/** Starts `node <args>` and waits for `probe` to answer 200; the time that took. */
-async function start(args: string[], env: Record<string, string>, probe: string): Promise<{ child: ChildProcess; seconds: number }> {
+/** How start() runs a process: its command (default node itself) and how long it may take to answer. */
+interface Starting {
+  readonly command?: string;
+  readonly seconds?: number;
+}
+
+/**
+ * Starts `node <args>` (or `command <args>`) and waits for `probe` to answer 200, at most
+ * `seconds` (default 60); the time that took. A command that starts node itself (npm, a script
+ * that starts a server) is given a process group of its own, which stop() ends whole.
+ */
+export async function start(
+  args: string[],
+  env: Record<string, string>,
+  probe: string,
+  { command = process.execPath, seconds = 60 }: Starting = {},
+): Promise<{ child: ChildProcess; seconds: number }> {
   const started = performance.now();
-  const child = spawn(process.execPath, args, {
+  const child = spawn(command, args, {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ["ignore", "ignore", "inherit"],
+    detached: command !== process.execPath,
   });
   running.add(child);
   child.once("exit", () => running.delete(child));
-  for (let attempt = 0; attempt < 6000; attempt += 1) {
-    if (child.exitCode !== null) throw new Error(`${args.join(" ")} exited with code ${child.exitCode}`);
+  while (performance.now() - started < seconds * 1000) {
+    if (child.exitCode !== null) throw new Error(`${command} ${args.join(" ")} exited with code ${child.exitCode}`);
     try {
       const response = await fetch(probe);
       await response.arrayBuffer();
@@ -82,15 +98,26 @@ async function start(args: string[], env: Record<string, string>, probe: string)
     }
     await sleep(10);
   }
-  child.kill("SIGKILL");
-  throw new Error(`${args.join(" ")} did not answer within 60 s`);
+  signal(child, "SIGKILL");
+  throw new Error(`${command} ${args.join(" ")} did not answer within ${seconds} s`);
 }
 
+/** Signals a process started by start(), and its process group when it has one of its own (not node itself). */
+function signal(child: ChildProcess, name: NodeJS.Signals): void {
+  try {
+    if (child.spawnargs[0] !== process.execPath && child.pid !== undefined) process.kill(-child.pid, name);
+    else child.kill(name);
+  } catch {
+    // Already gone.
+  }
+}
+
+/** Stops a process started by start(): its process group when it has one of its own. */
 export async function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return;
   const exited = new Promise((resolve) => child.once("exit", resolve));
-  child.kill("SIGTERM");
-  await Promise.race([exited, sleep(15_000).then(() => child.kill("SIGKILL"))]);
+  signal(child, "SIGTERM");
+  await Promise.race([exited, sleep(15_000).then(() => signal(child, "SIGKILL"))]);
 }
 
 /** The bare fastify route, started in its own process and loaded like every scenario. */

@@ -4,6 +4,7 @@
  */
 
 import { writeFile } from "node:fs/promises";
+import type { EditTimes } from "./edits.ts";
 import type { LlmsWalk } from "./llms-crawl.ts";
 import { cpuMicrosPerRequest, type LoadResult, type Pacing } from "./load.ts";
 
@@ -33,6 +34,8 @@ export interface SizeResult extends Serving {
   readonly distMiB: number;
   /** The walk of the llms.txt indexes from /llms.txt, on the built files. */
   readonly llms: LlmsWalk;
+  /** One listing edited: rebuilt, served under npm run dev; and npm run serve's start (not with --no-edits). */
+  readonly edits?: EditTimes;
   /** The --against server's start and memory on the same snapshot. */
   readonly against?: Serving;
   readonly rows: Row[];
@@ -105,6 +108,19 @@ function table(results: readonly SizeResult[]): string {
         `| ${listings.toLocaleString("en")} | ${llms.files} | ${llms.longestCharacters} | ${llms.tooLong} | ${llms.reached} | ${llms.profiles} | ${llms.seconds.toFixed(1)} |`,
     ),
   );
+  const edited = results.filter((size) => size.edits !== undefined);
+  if (edited.length > 0) {
+    const both = (seconds: readonly number[]) => seconds.map((each) => each.toFixed(1)).join(", ");
+    lines.push(
+      "",
+      "| listings | one-edit rebuild s (edit, undo) | npm run dev: save to served s (edit, undo) | npm run serve: command to answer s |",
+      "| ---: | ---: | ---: | ---: |",
+      ...edited.map(
+        ({ listings, edits }) =>
+          `| ${listings.toLocaleString("en")} | ${both(edits?.rebuildSeconds ?? [])} | ${both(edits?.devServedSeconds ?? [])} | ${fixed(edits?.npmServeReadySeconds ?? Number.NaN, 2)} |`,
+      ),
+    );
+  }
   if (results.some((size) => size.rows.some((row) => row.against !== undefined))) lines.push("", ...comparison(results));
   return lines.join("\n");
 }

@@ -11,6 +11,7 @@
  *   npm run bench -- --million         and 1,000,000
  *   npm run bench -- --sizes 1000 --seconds 4 --warmup 1 --rounds 2
  *   npm run bench -- --settle 301      before each build, wait until the last removal of snapshots is 301 s old
+ *   npm run bench -- --no-edits        without the editor's waits (bench/edits.ts: one-edit rebuild, npm run dev, npm run serve)
  *   npm run bench -- --only search,mcp-2025,business   only those scenarios (bench/scenarios.ts: keys or names)
  *   npm run bench -- --only search,mcp-2025 --against ../old/server
  *                                      only those scenarios, each on this checkout's server and, in the
@@ -25,6 +26,7 @@ import { mkdir } from "node:fs/promises";
 import { cpus, tmpdir, totalmem } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { measureEdits } from "./edits.ts";
 import { walkDist } from "./llms-crawl.ts";
 import type { Pacing } from "./load.ts";
 import { buildSnapshot, compile, ROOT, removeSnapshots, stageAgainst } from "./processes.ts";
@@ -40,6 +42,7 @@ const { values } = parseArgs({
     connections: { type: "string", default: "50" },
     rounds: { type: "string", default: "4" },
     settle: { type: "string", default: "0" },
+    "no-edits": { type: "boolean", default: false },
     only: { type: "string" },
     against: { type: "string" },
     out: { type: "string" },
@@ -88,6 +91,7 @@ for (const listings of sizes) {
     `  llms.txt walk: ${llms.files} index files (longest ${llms.longestCharacters} characters), ${llms.reached} of ${llms.profiles} profiles reached, ${llms.seconds.toFixed(1)} s`,
   );
   const measured = await measureScenarios(snapshot, { pacing, work: WORK, scenarios, ...(against === undefined ? {} : { against }) });
+  const edits = values["no-edits"] ? undefined : await measureEdits(snapshot);
   const { approved, buildSeconds, buildPeakMiB, checkSeconds, distMiB } = snapshot;
   results.push({
     listings,
@@ -97,6 +101,7 @@ for (const listings of sizes) {
     checkSeconds,
     distMiB,
     llms,
+    ...(edits === undefined ? {} : { edits }),
     ...measured.serving,
     ...(measured.against === undefined ? {} : { against: measured.against }),
     rows: measured.rows,
