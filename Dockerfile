@@ -11,13 +11,14 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
+COPY scripts/compile.mjs ./scripts/
 COPY src ./src
 COPY build ./build
 COPY content ./content
 # The public address is baked into the snapshot's pages and links; serve with the same BASE_URL.
 ARG BASE_URL=http://localhost:3000
-# server/.tsbuildinfo is only tsc's incremental state: the runtime stage does not need it.
-RUN npm run compile && rm -f server/.tsbuildinfo && npm run build
+# server/.tsbuildinfo and server/.compiled are only tsc's incremental state and the compile's mark: the runtime stage needs neither.
+RUN npm run compile && rm -f server/.tsbuildinfo server/.compiled && npm run build
 
 FROM ${NODE_IMAGE} AS runtime
 WORKDIR /app
