@@ -1,3 +1,4 @@
+import etag from "etag";
 import { LRUCache } from "lru-cache";
 import { DIRECTORY_DEFAULT_LIMIT } from "../contract.ts";
 import type { PublicBusiness } from "../schemas/business.ts";
@@ -8,7 +9,7 @@ import { lineLength } from "../snapshot/listings.ts";
 import { RankCache } from "../snapshot/rank-cache.ts";
 import type { Directory, Snapshot } from "../snapshot/types.ts";
 import { Answer, answer, answerSize, escapeJsonBytes } from "./answer.ts";
-import { searchOfferings } from "./catalog.ts";
+import { offeringsMatching } from "./catalog.ts";
 import {
   copyListingJson,
   directorySearchKey,
@@ -43,7 +44,7 @@ const RESULT_CACHE_BYTES = 64 * 2 ** 20;
 export type PageSearch = DirectorySearchQuery & { service?: string | undefined };
 
 /** The answers the result cache keeps. */
-type CachedAnswer = DirectoryPage | DirectoryFacets | OfferingList;
+type CachedAnswer = DirectoryPage | DirectoryFacets;
 
 /** FNV-1a: a short, fast fingerprint of a search key, for entity tags. */
 function fingerprint(text: string): string {
@@ -126,18 +127,49 @@ function escapedPageParts(directory: Directory, page: RankedPage): Buffer[] {
   return parts;
 }
 
+/** How many offerings search answers a snapshot keeps (one per set of offerings found, whatever q found it). */
+const OFFERING_LISTS = 256;
+
 /** The answers that depend only on the snapshot, made once for it. */
 class SnapshotAnswers {
   readonly snapshot: Snapshot;
   /** The whole catalog (GET /api/offerings without q). */
   readonly catalog: Answer<OfferingList>;
   readonly offerings: ReadonlyMap<string, Answer<Offering>>;
+  /** Each offering's answer, in catalog order. */
+  readonly #inOrder: readonly Answer<Offering>[];
+  /** Offerings search answers by the positions found: a catalog of n offerings has at most 2^n, and queries find few of them. */
+  readonly #lists = new Map<string, Answer<OfferingList>>();
 
   constructor(snapshot: Snapshot) {
     this.snapshot = snapshot;
     const offerings = snapshot.catalog.offerings;
     this.catalog = answer({ items: [...offerings], total: offerings.length });
-    this.offerings = new Map(offerings.map((offering) => [offering.slug, answer(offering)]));
+    this.#inOrder = offerings.map((offering) => answer(offering));
+    this.offerings = new Map(offerings.map((offering, position) => [offering.slug, this.#inOrder[position] as Answer<Offering>]));
+  }
+
+  /**
+   * The list of the offerings at `positions`: their bodies joined, as JSON.stringify would write
+   * the list, and hashed, once per set of offerings found.
+   */
+  offeringList(positions: readonly number[]): Answer<OfferingList> {
+    const key = positions.join();
+    let list = this.#lists.get(key);
+    if (list === undefined) {
+      const parts: Buffer[] = [Buffer.from(ITEMS_START)];
+      for (const [i, position] of positions.entries()) {
+        if (i > 0) parts.push(COMMA);
+        parts.push((this.#inOrder[position] as Answer<Offering>).body);
+      }
+      parts.push(Buffer.from(`],"total":${positions.length}}`));
+      const body = Buffer.concat(parts);
+      const items = positions.map((position) => this.snapshot.catalog.offerings[position] as Offering);
+      list = new Answer(body, etag(body), { items, total: items.length });
+      if (this.#lists.size >= OFFERING_LISTS) this.#lists.clear();
+      this.#lists.set(key, list);
+    }
+    return list;
   }
 }
 
@@ -241,13 +273,11 @@ export class CatalogService {
     return new Answer<PublicBusiness>(listingJson(directory, rank), `"${this.current().manifest.version}-l${rank}"`);
   }
 
+  /** Offerings search: the answer of the set of offerings found, made once per snapshot (see SnapshotAnswers). */
   searchOfferings(q: string | undefined): Answer<OfferingList> {
     const answers = this.#current();
-    if (q === undefined) return answers.catalog;
-    return this.#cached(`offerings:${JSON.stringify(q)}`, () => {
-      const items = searchOfferings(answers.snapshot.catalog, q);
-      return answer({ items, total: items.length });
-    });
+    const positions = offeringsMatching(answers.snapshot.catalog, q);
+    return positions === null ? answers.catalog : answers.offeringList(positions);
   }
 
   getOffering(slug: string): Answer<Offering> {
