@@ -57,6 +57,7 @@ function fingerprint(text: string): string {
 }
 
 const ITEMS_START = '{"items":[';
+const COMMA = Buffer.from(",");
 
 /** What follows a directory page's listings. */
 function pageEnd(page: RankedPage): string {
@@ -83,6 +84,19 @@ function pageBody(directory: Directory, page: RankedPage): Buffer {
   return body;
 }
 
+const ITEMS_START_BYTES = Buffer.from(ITEMS_START);
+
+/** A directory page's body as parts: its opening, the listings' JSON as the snapshot holds it, commas, its closing fields. */
+function pageParts(directory: Directory, page: RankedPage): Buffer[] {
+  const parts: Buffer[] = [ITEMS_START_BYTES];
+  for (const [i, rank] of page.ranks.entries()) {
+    if (i > 0) parts.push(COMMA);
+    parts.push(listingJson(directory, rank));
+  }
+  parts.push(Buffer.from(pageEnd(page), "latin1"));
+  return parts;
+}
+
 /** The memory the escaped copies of listings (MCP's text copies) may hold per directory, in bytes. */
 const ESCAPED_LISTING_BYTES = 32 * 2 ** 20;
 
@@ -103,8 +117,7 @@ class EscapedListings {
 
 const escapedByDirectory = new WeakMap<Directory, EscapedListings>();
 
-const ESCAPED_ITEMS_START = escapeJsonBytes(Buffer.from(ITEMS_START));
-const COMMA = Buffer.from(",");
+const ESCAPED_ITEMS_START = escapeJsonBytes(ITEMS_START_BYTES);
 
 /**
  * A directory page's body escaped as MCP's text copy, in parts: escaping works byte by byte, so
@@ -157,7 +170,7 @@ class SnapshotAnswers {
     const key = positions.join();
     let list = this.#lists.get(key);
     if (list === undefined) {
-      const parts: Buffer[] = [Buffer.from(ITEMS_START)];
+      const parts: Buffer[] = [ITEMS_START_BYTES];
       for (const [i, position] of positions.entries()) {
         if (i > 0) parts.push(COMMA);
         parts.push((this.#inOrder[position] as Answer<Offering>).body);
@@ -250,7 +263,9 @@ export class CatalogService {
       // The same snapshot and the same search always give the same bytes: the tag needs no hashing of the body.
       const tag = `"${this.current().manifest.version}-${fingerprint(key)}"`;
       const page = searchDirectory(directory, search);
-      return new Answer<DirectoryPage>(pageBody(directory, page), tag, undefined, undefined, () => escapedPageParts(directory, page));
+      // REST writes the body whole; MCP copies its parts straight into the tool's response.
+      const body = { write: () => pageBody(directory, page), parts: () => pageParts(directory, page) };
+      return new Answer<DirectoryPage>(body, tag, undefined, undefined, () => escapedPageParts(directory, page));
     });
   }
 
