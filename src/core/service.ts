@@ -1,3 +1,4 @@
+import etag from "etag";
 import { LRUCache } from "lru-cache";
 import { DIRECTORY_DEFAULT_LIMIT } from "../contract.ts";
 import type { PublicBusiness } from "../schemas/business.ts";
@@ -8,7 +9,7 @@ import { lineLength } from "../snapshot/listings.ts";
 import { RankCache } from "../snapshot/rank-cache.ts";
 import type { Directory, Snapshot } from "../snapshot/types.ts";
 import { Answer, answer, answerSize, escapeJsonBytes } from "./answer.ts";
-import { searchOfferings } from "./catalog.ts";
+import { offeringsMatching } from "./catalog.ts";
 import {
   copyListingJson,
   directorySearchKey,
@@ -43,7 +44,7 @@ const RESULT_CACHE_BYTES = 64 * 2 ** 20;
 export type PageSearch = DirectorySearchQuery & { service?: string | undefined };
 
 /** The answers the result cache keeps. */
-type CachedAnswer = DirectoryPage | DirectoryFacets | OfferingList;
+type CachedAnswer = DirectoryPage | DirectoryFacets;
 
 /** FNV-1a: a short, fast fingerprint of a search key, for entity tags. */
 function fingerprint(text: string): string {
@@ -56,6 +57,7 @@ function fingerprint(text: string): string {
 }
 
 const ITEMS_START = '{"items":[';
+const COMMA = Buffer.from(",");
 
 /** What follows a directory page's listings. */
 function pageEnd(page: RankedPage): string {
@@ -82,6 +84,19 @@ function pageBody(directory: Directory, page: RankedPage): Buffer {
   return body;
 }
 
+const ITEMS_START_BYTES = Buffer.from(ITEMS_START);
+
+/** A directory page's body as parts: its opening, the listings' JSON as the snapshot holds it, commas, its closing fields. */
+function pageParts(directory: Directory, page: RankedPage): Buffer[] {
+  const parts: Buffer[] = [ITEMS_START_BYTES];
+  for (const [i, rank] of page.ranks.entries()) {
+    if (i > 0) parts.push(COMMA);
+    parts.push(listingJson(directory, rank));
+  }
+  parts.push(Buffer.from(pageEnd(page), "latin1"));
+  return parts;
+}
+
 /** The memory the escaped copies of listings (MCP's text copies) may hold per directory, in bytes. */
 const ESCAPED_LISTING_BYTES = 32 * 2 ** 20;
 
@@ -102,8 +117,7 @@ class EscapedListings {
 
 const escapedByDirectory = new WeakMap<Directory, EscapedListings>();
 
-const ESCAPED_ITEMS_START = escapeJsonBytes(Buffer.from(ITEMS_START));
-const COMMA = Buffer.from(",");
+const ESCAPED_ITEMS_START = escapeJsonBytes(ITEMS_START_BYTES);
 
 /**
  * A directory page's body escaped as MCP's text copy, in parts: escaping works byte by byte, so
@@ -126,18 +140,49 @@ function escapedPageParts(directory: Directory, page: RankedPage): Buffer[] {
   return parts;
 }
 
+/** How many offerings search answers a snapshot keeps (one per set of offerings found, whatever q found it). */
+const OFFERING_LISTS = 256;
+
 /** The answers that depend only on the snapshot, made once for it. */
 class SnapshotAnswers {
   readonly snapshot: Snapshot;
   /** The whole catalog (GET /api/offerings without q). */
   readonly catalog: Answer<OfferingList>;
   readonly offerings: ReadonlyMap<string, Answer<Offering>>;
+  /** Each offering's answer, in catalog order. */
+  readonly #inOrder: readonly Answer<Offering>[];
+  /** Offerings search answers by the positions found: a catalog of n offerings has at most 2^n, and queries find few of them. */
+  readonly #lists = new Map<string, Answer<OfferingList>>();
 
   constructor(snapshot: Snapshot) {
     this.snapshot = snapshot;
     const offerings = snapshot.catalog.offerings;
     this.catalog = answer({ items: [...offerings], total: offerings.length });
-    this.offerings = new Map(offerings.map((offering) => [offering.slug, answer(offering)]));
+    this.#inOrder = offerings.map((offering) => answer(offering));
+    this.offerings = new Map(offerings.map((offering, position) => [offering.slug, this.#inOrder[position] as Answer<Offering>]));
+  }
+
+  /**
+   * The list of the offerings at `positions`: their bodies joined, as JSON.stringify would write
+   * the list, and hashed, once per set of offerings found.
+   */
+  offeringList(positions: readonly number[]): Answer<OfferingList> {
+    const key = positions.join();
+    let list = this.#lists.get(key);
+    if (list === undefined) {
+      const parts: Buffer[] = [ITEMS_START_BYTES];
+      for (const [i, position] of positions.entries()) {
+        if (i > 0) parts.push(COMMA);
+        parts.push((this.#inOrder[position] as Answer<Offering>).body);
+      }
+      parts.push(Buffer.from(`],"total":${positions.length}}`));
+      const body = Buffer.concat(parts);
+      const items = positions.map((position) => this.snapshot.catalog.offerings[position] as Offering);
+      list = new Answer(body, etag(body), { items, total: items.length });
+      if (this.#lists.size >= OFFERING_LISTS) this.#lists.clear();
+      this.#lists.set(key, list);
+    }
+    return list;
   }
 }
 
@@ -218,7 +263,9 @@ export class CatalogService {
       // The same snapshot and the same search always give the same bytes: the tag needs no hashing of the body.
       const tag = `"${this.current().manifest.version}-${fingerprint(key)}"`;
       const page = searchDirectory(directory, search);
-      return new Answer<DirectoryPage>(pageBody(directory, page), tag, undefined, undefined, () => escapedPageParts(directory, page));
+      // REST writes the body whole; MCP copies its parts straight into the tool's response.
+      const body = { write: () => pageBody(directory, page), parts: () => pageParts(directory, page) };
+      return new Answer<DirectoryPage>(body, tag, undefined, undefined, () => escapedPageParts(directory, page));
     });
   }
 
@@ -241,13 +288,11 @@ export class CatalogService {
     return new Answer<PublicBusiness>(listingJson(directory, rank), `"${this.current().manifest.version}-l${rank}"`);
   }
 
+  /** Offerings search: the answer of the set of offerings found, made once per snapshot (see SnapshotAnswers). */
   searchOfferings(q: string | undefined): Answer<OfferingList> {
     const answers = this.#current();
-    if (q === undefined) return answers.catalog;
-    return this.#cached(`offerings:${JSON.stringify(q)}`, () => {
-      const items = searchOfferings(answers.snapshot.catalog, q);
-      return answer({ items, total: items.length });
-    });
+    const positions = offeringsMatching(answers.snapshot.catalog, q);
+    return positions === null ? answers.catalog : answers.offeringList(positions);
   }
 
   getOffering(slug: string): Answer<Offering> {

@@ -20,7 +20,6 @@ import {
 } from "../contract.ts";
 import { ApiError, describeName } from "../core/errors.ts";
 import type { CatalogService } from "../core/service.ts";
-import { allocateBody } from "../core/slab.ts";
 import { FAVICON_SIZE } from "../render/favicon.ts";
 import type { Snapshot } from "../snapshot/types.ts";
 import { checkUnanswered, type Era, eraOf, META_KEYS } from "./era.ts";
@@ -38,7 +37,8 @@ import {
 } from "./protocol.ts";
 import type { ResourceIndex } from "./resources.ts";
 import { RPC, RpcError } from "./rpc.ts";
-import { LISTING_NOTICE, TOOLS_BY_NAME, type ToolOutcome, toolList } from "./tools.ts";
+import { toolResponse, toolResponseFrame } from "./tool-response.ts";
+import { TOOLS_BY_NAME, toolList } from "./tools.ts";
 import type { RpcMessage } from "./transport.ts";
 
 const LEGACY_VERSIONS: readonly string[] = MCP_LEGACY_VERSIONS;
@@ -129,41 +129,6 @@ function toolCallParams(params: unknown): { name: string; arguments: Record<stri
   return { name: params.name, arguments: (params.arguments as Record<string, unknown> | undefined) ?? {} };
 }
 
-const LISTING_NOTICE_JSON = JSON.stringify(LISTING_NOTICE);
-
-/**
- * A tool's outcome as the JSON-RPC response; `fields` is the era's result fields as JSON
- * members ending in a comma (empty for the 2025 versions). A successful answer's JSON (the REST
- * body, made once) is spliced in as bytes, as structuredContent and, escaped, as the text copy:
- * it is neither parsed nor serialised again, nor decoded as UTF-8.
- */
-function toolResponse(id: string | number, outcome: ToolOutcome, fields: string): string | Buffer {
-  if (outcome.kind === "error") {
-    const result = JSON.stringify(outcome.result);
-    return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{${fields}${result.slice(1)}}`;
-  }
-  const { answer } = outcome;
-  const { body } = answer;
-  const escaped = answer.escapedParts();
-  let escapedBytes = 0;
-  for (const part of escaped) escapedBytes += part.length;
-  const head = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{${fields}"content":[{"type":"text","text":"`;
-  const middle = `"}${outcome.listingText ? `,{"type":"text","text":${LISTING_NOTICE_JSON}}` : ""}],"structuredContent":`;
-  const headBytes = Buffer.byteLength(head);
-  const middleBytes = Buffer.byteLength(middle);
-  const response = allocateBody(headBytes + escapedBytes + middleBytes + body.length + 2);
-  let at = response.write(head, 0, "utf8");
-  for (const part of escaped) {
-    // TypedArray set: Buffer#copy's argument handling costs more than copying a listing.
-    response.set(part, at);
-    at += part.length;
-  }
-  at += response.write(middle, at, "utf8");
-  at += body.copy(response, at);
-  response.write("}}", at, "latin1");
-  return response;
-}
-
 /** An answer to one POST: its HTTP status and JSON body. */
 export interface McpReply {
   readonly status: number;
@@ -199,6 +164,7 @@ export function createDispatcher(
   const tools = toolList(context.serverInfo.icons);
   /** Every modern result's own fields, as JSON members for the tool responses spliced from bytes. */
   const modernFields = `"resultType":"complete","_meta":${JSON.stringify(serverMeta)},`;
+  const frames = { legacy: toolResponseFrame(""), modern: toolResponseFrame(modernFields) };
 
   /** A result response in the era's shape; `cacheable` results carry 2026-07-28's caching hints. */
   const result = (era: Era, id: string | number, value: object, cacheable: boolean): string => {
@@ -223,7 +189,9 @@ export function createDispatcher(
       }
       const outcome = tool.call(service, params.arguments, (error) => log.error({ err: error }, "mcp tool failed"));
       if (observer !== undefined) toolCalled = { name: tool.name, ok: outcome.kind === "answer" };
-      return toolResponse(request.id, outcome, era.kind === "modern" ? modernFields : "");
+      return era.kind === "modern"
+        ? toolResponse(request.id, outcome, frames.modern, modernFields)
+        : toolResponse(request.id, outcome, frames.legacy, "");
     },
     "resources/list": (request, era) => {
       parsed(ListResourcesRequestSchema, request);

@@ -105,6 +105,26 @@ describe("answers are serialised once: the catalog's per snapshot, a listing's a
   });
 });
 
+test("offerings search finds what the snapshot's own index finds, in catalog order, for every start of every indexed word and pairs of them", () => {
+  const service = new CatalogService({ snapshot: () => snapshot, cacheSeconds: 0 });
+  const { index, offerings } = snapshot.catalog;
+  const indexed = index.toJSON().index.map(([word]) => word);
+  const queries = ["", " ", "\u0301", "Café", "QUOTES", "o'brien", "quote quote", "zzz", "a-b"];
+  for (const word of indexed) for (let end = 1; end <= word.length; end += 1) queries.push(word.slice(0, end));
+  for (const [i, word] of indexed.entries()) queries.push(`${word.slice(0, 3)} ${(indexed[(i * 7) % indexed.length] ?? "").slice(0, 2)}`);
+  for (const q of queries) {
+    const found = index
+      .search(q)
+      .map((result) => result.id as number)
+      .sort((a, b) => a - b)
+      .map((position) => offerings[position]);
+    const expected = q.trim() === "" ? [...offerings] : found;
+    const answer = service.searchOfferings(q);
+    assert.equal(answer.body.toString(), JSON.stringify({ items: expected, total: expected.length }), JSON.stringify(q));
+    assert.equal(answer.etag, etag(answer.body));
+  }
+});
+
 test("lookups throw the REST errors: not_found for unknown slugs, directory_unavailable without directory data", () => {
   const service = new CatalogService({ snapshot: () => snapshot, cacheSeconds: 0 });
   assert.throws(
