@@ -27,10 +27,15 @@ function columnOf(values: readonly string[], postings: Postings, count: number):
 /** Every listing has exactly one service, category, country and city, so each facet is a column by rank. */
 type Columns = Readonly<Record<Facet, Column>>;
 
-/** A directory's columns, and the facets of the whole directory (a search without conditions). */
+/**
+ * A directory's columns, the facets of the whole directory (a search without conditions), and
+ * each listing's service and country as one number (`service * countries + country`): the
+ * directory page counts those two only, with one increment a match.
+ */
 interface FacetTable {
   readonly columns: Columns;
   readonly whole: DirectoryFacets;
+  readonly serviceCountry: Uint32Array;
 }
 
 const tables = new WeakMap<Directory, FacetTable>();
@@ -47,7 +52,12 @@ function tableOf(directory: Directory): FacetTable {
       city: columnOf(index.cities, index.cityPostings, index.count),
     };
     // A search without conditions: every listing, counted once per snapshot.
-    table = { columns, whole: counted(columns, [], index.count) };
+    const countries = index.countries.length;
+    const serviceCountry = new Uint32Array(index.count);
+    for (let rank = 0; rank < index.count; rank += 1) {
+      serviceCountry[rank] = (columns.service.ofRank[rank] as number) * countries + (columns.country.ofRank[rank] as number);
+    }
+    table = { columns, whole: counted(columns, [], index.count), serviceCountry };
     tables.set(directory, table);
   }
   return table;
@@ -108,4 +118,38 @@ function counted(columns: Columns, sets: readonly RankSet[], count: number): Dir
   const facets = { total } as DirectoryFacets;
   for (const facet of FACETS) facets[facet] = topValues(columns[facet].values, counts[facet]);
   return facets;
+}
+
+/** What the directory page's narrowing shows of a search: its total, and its top services and countries. */
+export type NarrowingCounts = Pick<DirectoryFacets, "total" | "service" | "country">;
+
+/**
+ * The total and the facets by service and by country of what a search matches, exactly as
+ * facetDirectory counts them: each match visited once, its service and country counted together
+ * (one increment a match), then summed by service and by country.
+ */
+export function narrowingCounts(directory: Directory, search: NormalizedSearch): NarrowingCounts {
+  const sets = conditionSets(directory, search);
+  if (sets === null) return NONE;
+  const { columns, whole, serviceCountry } = tableOf(directory);
+  if (sets.length === 0) return whole;
+  const countries = columns.country.values.length;
+  const pairs = new Uint32Array(columns.service.values.length * countries);
+  let total = 0;
+  visitIntersection(sets, directory.index.count, (rank) => {
+    total += 1;
+    const pair = serviceCountry[rank] as number;
+    pairs[pair] = (pairs[pair] as number) + 1;
+  });
+  const byService = new Uint32Array(columns.service.values.length);
+  const byCountry = new Uint32Array(countries);
+  for (let pair = 0; pair < pairs.length; pair += 1) {
+    const n = pairs[pair] as number;
+    if (n === 0) continue;
+    const service = Math.floor(pair / countries);
+    const country = pair - service * countries;
+    byService[service] = (byService[service] as number) + n;
+    byCountry[country] = (byCountry[country] as number) + n;
+  }
+  return { total, service: topValues(columns.service.values, byService), country: topValues(columns.country.values, byCountry) };
 }

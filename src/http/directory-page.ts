@@ -4,6 +4,7 @@ import { DIRECTORY_PATH, HTML_TYPE, htmlPath, MARKDOWN_TYPE, markdownPath } from
 import type { CatalogService } from "../core/service.ts";
 import { helpForEmptySearch } from "../core/suggest.ts";
 import { directoryHtml, directoryMarkdown } from "../render/directory.ts";
+import { directoryCards } from "../render/directory-cards.ts";
 import { type DirectoryPageQuery, parseDirectoryQuery } from "../render/directory-form.ts";
 import { choicesOf, type DirectoryChoices, type EmptySearchOffer } from "../render/directory-view.ts";
 import type { DirectorySearchQuery } from "../schemas/parameters.ts";
@@ -40,9 +41,9 @@ export function registerDirectoryPage(app: FastifyInstance, service: CatalogServ
     // The page is a function of the snapshot and of what was asked (the form, as typed, and the
     // page's type): its tag is made from those, not by hashing the rendered page.
     reply.header("etag", etag(`${snapshot.manifest.version}|${markdown ? "md" : "html"}|${JSON.stringify([parsed.form, parsed.query])}`));
-    const result = service.searchBusinesses(parsed.query).value;
+    const result = service.searchBusinessRanks(parsed.query);
     const untouched = !parsed.searched && result.offset === 0;
-    const nothing = result.items.length === 0 && result.offset === 0;
+    const nothing = result.ranks.length === 0 && result.offset === 0;
     const offer = nothing && parsed.searched ? emptySearchOffer(parsed.query) : undefined;
     if (markdown) {
       const overview = untouched ? snapshotPage(snapshot, markdownPath(DIRECTORY_PATH)) : undefined;
@@ -54,12 +55,14 @@ export function registerDirectoryPage(app: FastifyInstance, service: CatalogServ
       if (firstPage !== undefined) return sendDocument(reply, HTML_TYPE, firstPage);
     }
     // Counting every match costs a walk over them: made only for a page rendered now (not the pre-rendered ones above).
-    const counted = nothing ? undefined : service.directoryFacets(parsed.query).value;
+    const counted = nothing ? undefined : service.narrowingCounts(parsed.query);
+    const { ranks, ...paging } = result;
     const view = {
       kind: "results",
       form: parsed.form,
       searched: parsed.searched,
-      page: result,
+      // Each listing's card is made once per snapshot (src/render/directory-cards.ts); the page joins them.
+      page: { ...paging, cards: directoryCards(service.directory(), snapshot.site.baseUrl, ranks) },
       total: counted?.total ?? 0,
       offer,
       ...(parsed.searched && counted !== undefined ? { facets: counted } : {}),
