@@ -6,10 +6,10 @@ import { helpForEmptySearch } from "../core/suggest.ts";
 import { directoryHtml, directoryMarkdown } from "../render/directory.ts";
 import { directoryCards } from "../render/directory-cards.ts";
 import { type DirectoryPageQuery, parseDirectoryQuery } from "../render/directory-form.ts";
-import { choicesOf, type DirectoryChoices, type EmptySearchOffer } from "../render/directory-view.ts";
+import type { DirectoryChoices, EmptySearchOffer } from "../render/directory-view.ts";
 import type { DirectorySearchQuery } from "../schemas/parameters.ts";
 import { prefersMarkdown } from "./negotiation.ts";
-import { linkHeaders, sendBody, sendDocument, snapshotPage, summaryOf, withDirectory } from "./page-replies.ts";
+import { choicesFor, linkHeaders, sendBody, sendDocument, snapshotPage, withDirectory } from "./page-replies.ts";
 import { readOnlyRoute } from "./read-only.ts";
 
 /**
@@ -22,16 +22,15 @@ export function registerDirectoryPage(app: FastifyInstance, service: CatalogServ
   /** The countries and services to choose from, or none while the directory is unavailable. */
   function directoryChoices(): DirectoryChoices | undefined {
     const snapshot = service.current();
-    return snapshot.directory === null ? undefined : choicesOf(summaryOf(snapshot, snapshot.directory));
+    return snapshot.directory === null ? undefined : choicesFor(snapshot, snapshot.directory);
   }
 
   /** What a search that found nothing offers: a place or spelling it may have meant, and the services with their counts. */
   function emptySearchOffer(query: DirectorySearchQuery): EmptySearchOffer {
     const directory = service.directory();
-    const summary = summaryOf(service.current(), directory);
     return {
       ...helpForEmptySearch(directory, query),
-      services: choicesOf(summary).services,
+      services: choicesFor(service.current(), directory).services,
     };
   }
 
@@ -67,7 +66,7 @@ export function registerDirectoryPage(app: FastifyInstance, service: CatalogServ
       offer,
       ...(parsed.searched && counted !== undefined ? { facets: counted } : {}),
     } as const;
-    const choices = choicesOf(summaryOf(snapshot, service.directory()));
+    const choices = choicesFor(snapshot, service.directory());
     return markdown
       ? sendBody(reply, snapshot, MARKDOWN_TYPE, directoryMarkdown(snapshot.site, view, choices))
       : sendBody(reply, snapshot, HTML_TYPE, directoryHtml(snapshot.site, view, choices));
