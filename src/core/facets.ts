@@ -27,15 +27,10 @@ function columnOf(values: readonly string[], postings: Postings, count: number):
 /** Every listing has exactly one service, category, country and city, so each facet is a column by rank. */
 type Columns = Readonly<Record<Facet, Column>>;
 
-/**
- * A directory's columns, the facets of the whole directory (a search without conditions), and
- * each listing's service and country as one number (`service * countries + country`): the
- * directory page counts those two only, with one increment a match.
- */
+/** A directory's columns, and the facets of the whole directory (a search without conditions). */
 interface FacetTable {
   readonly columns: Columns;
   readonly whole: DirectoryFacets;
-  readonly serviceCountry: Uint32Array;
 }
 
 const tables = new WeakMap<Directory, FacetTable>();
@@ -52,12 +47,7 @@ function tableOf(directory: Directory): FacetTable {
       city: columnOf(index.cities, index.cityPostings, index.count),
     };
     // A search without conditions: every listing, counted once per snapshot.
-    const countries = index.countries.length;
-    const serviceCountry = new Uint32Array(index.count);
-    for (let rank = 0; rank < index.count; rank += 1) {
-      serviceCountry[rank] = (columns.service.ofRank[rank] as number) * countries + (columns.country.ofRank[rank] as number);
-    }
-    table = { columns, whole: counted(columns, [], index.count), serviceCountry };
+    table = { columns, whole: counted(columns, [], index.count) };
     tables.set(directory, table);
   }
   return table;
@@ -125,31 +115,22 @@ export type NarrowingCounts = Pick<DirectoryFacets, "total" | "service" | "count
 
 /**
  * The total and the facets by service and by country of what a search matches, exactly as
- * facetDirectory counts them: each match visited once, its service and country counted together
- * (one increment a match), then summed by service and by country.
+ * facetDirectory counts them, without counting the two facets the page does not show.
  */
 export function narrowingCounts(directory: Directory, search: NormalizedSearch): NarrowingCounts {
   const sets = conditionSets(directory, search);
   if (sets === null) return NONE;
-  const { columns, whole, serviceCountry } = tableOf(directory);
+  const { columns, whole } = tableOf(directory);
   if (sets.length === 0) return whole;
-  const countries = columns.country.values.length;
-  const pairs = new Uint32Array(columns.service.values.length * countries);
+  const service = columns.service.ofRank;
+  const country = columns.country.ofRank;
+  const byService = new Uint32Array(columns.service.values.length);
+  const byCountry = new Uint32Array(columns.country.values.length);
   let total = 0;
   visitIntersection(sets, directory.index.count, (rank) => {
     total += 1;
-    const pair = serviceCountry[rank] as number;
-    pairs[pair] = (pairs[pair] as number) + 1;
+    byService[service[rank] as number] = (byService[service[rank] as number] as number) + 1;
+    byCountry[country[rank] as number] = (byCountry[country[rank] as number] as number) + 1;
   });
-  const byService = new Uint32Array(columns.service.values.length);
-  const byCountry = new Uint32Array(countries);
-  for (let pair = 0; pair < pairs.length; pair += 1) {
-    const n = pairs[pair] as number;
-    if (n === 0) continue;
-    const service = Math.floor(pair / countries);
-    const country = pair - service * countries;
-    byService[service] = (byService[service] as number) + n;
-    byCountry[country] = (byCountry[country] as number) + n;
-  }
   return { total, service: topValues(columns.service.values, byService), country: topValues(columns.country.values, byCountry) };
 }
