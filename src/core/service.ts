@@ -15,12 +15,13 @@ import {
   directorySearchKey,
   findBusiness,
   listingJson,
+  type NormalizedSearch,
   normalizeSearch,
   type RankedPage,
   searchDirectory,
 } from "./directory.ts";
 import { businessNotFound, directoryUnavailable, offeringNotFound, snapshotUnavailable } from "./errors.ts";
-import { facetDirectory } from "./facets.ts";
+import { facetDirectory, type NarrowingCounts, narrowingCounts } from "./facets.ts";
 import { allocateBody } from "./slab.ts";
 
 export interface ServiceOptions {
@@ -54,6 +55,18 @@ function fingerprint(text: string): string {
     hash = Math.imul(hash, 0x01000193);
   }
   return (hash >>> 0).toString(36);
+}
+
+/** A search as REST, MCP and the page take it, normalised with its paging's defaults. */
+function pageSearch(query: PageSearch): NormalizedSearch {
+  return normalizeSearch({
+    q: query.q,
+    location: query.location,
+    country: query.country,
+    service: query.service,
+    limit: query.limit ?? DIRECTORY_DEFAULT_LIMIT,
+    offset: query.offset ?? 0,
+  });
 }
 
 const ITEMS_START = '{"items":[';
@@ -250,14 +263,7 @@ export class CatalogService {
 
   searchBusinesses(query: PageSearch): Answer<DirectoryPage> {
     const directory = this.directory();
-    const search = normalizeSearch({
-      q: query.q,
-      location: query.location,
-      country: query.country,
-      service: query.service,
-      limit: query.limit ?? DIRECTORY_DEFAULT_LIMIT,
-      offset: query.offset ?? 0,
-    });
+    const search = pageSearch(query);
     const key = directorySearchKey(search);
     return this.#cached(`directory:${key}`, () => {
       // The same snapshot and the same search always give the same bytes: the tag needs no hashing of the body.
@@ -267,6 +273,20 @@ export class CatalogService {
       const body = { write: () => pageBody(directory, page), parts: () => pageParts(directory, page) };
       return new Answer<DirectoryPage>(body, tag, undefined, undefined, () => escapedPageParts(directory, page));
     });
+  }
+
+  /** A page of a directory search as the listings' ranks: the directory page shows each listing as its card, made once by rank. */
+  searchBusinessRanks(query: PageSearch): RankedPage {
+    return searchDirectory(this.directory(), pageSearch(query));
+  }
+
+  /**
+   * The directory page's narrowing: a search's total and its counts by service and by country,
+   * as directoryFacets counts them. With the result cache on, its kept facets are reused.
+   */
+  narrowingCounts(query: DirectoryFacetsQuery & Pick<PageSearch, "service">): NarrowingCounts {
+    if (this.#cache !== null) return this.directoryFacets(query).value;
+    return narrowingCounts(this.directory(), normalizeSearch({ ...query, limit: 1, offset: 0 }));
   }
 
   /** Counts of what a search matches (contract §4, Facets): its exact total and the top values of each facet. */

@@ -4,11 +4,12 @@ import { DIRECTORY_PATH, HTML_TYPE, htmlPath, MARKDOWN_TYPE, markdownPath } from
 import type { CatalogService } from "../core/service.ts";
 import { helpForEmptySearch } from "../core/suggest.ts";
 import { directoryHtml, directoryMarkdown } from "../render/directory.ts";
+import { directoryCards } from "../render/directory-cards.ts";
 import { type DirectoryPageQuery, parseDirectoryQuery } from "../render/directory-form.ts";
-import { choicesOf, type DirectoryChoices, type EmptySearchOffer } from "../render/directory-view.ts";
+import type { DirectoryChoices, EmptySearchOffer } from "../render/directory-view.ts";
 import type { DirectorySearchQuery } from "../schemas/parameters.ts";
 import { prefersMarkdown } from "./negotiation.ts";
-import { linkHeaders, sendBody, sendDocument, snapshotPage, summaryOf, withDirectory } from "./page-replies.ts";
+import { choicesFor, linkHeaders, sendBody, sendDocument, snapshotPage, withDirectory } from "./page-replies.ts";
 import { readOnlyRoute } from "./read-only.ts";
 
 /**
@@ -21,16 +22,15 @@ export function registerDirectoryPage(app: FastifyInstance, service: CatalogServ
   /** The countries and services to choose from, or none while the directory is unavailable. */
   function directoryChoices(): DirectoryChoices | undefined {
     const snapshot = service.current();
-    return snapshot.directory === null ? undefined : choicesOf(summaryOf(snapshot, snapshot.directory));
+    return snapshot.directory === null ? undefined : choicesFor(snapshot, snapshot.directory);
   }
 
   /** What a search that found nothing offers: a place or spelling it may have meant, and the services with their counts. */
   function emptySearchOffer(query: DirectorySearchQuery): EmptySearchOffer {
     const directory = service.directory();
-    const summary = summaryOf(service.current(), directory);
     return {
       ...helpForEmptySearch(directory, query),
-      services: choicesOf(summary).services,
+      services: choicesFor(service.current(), directory).services,
     };
   }
 
@@ -40,9 +40,9 @@ export function registerDirectoryPage(app: FastifyInstance, service: CatalogServ
     // The page is a function of the snapshot and of what was asked (the form, as typed, and the
     // page's type): its tag is made from those, not by hashing the rendered page.
     reply.header("etag", etag(`${snapshot.manifest.version}|${markdown ? "md" : "html"}|${JSON.stringify([parsed.form, parsed.query])}`));
-    const result = service.searchBusinesses(parsed.query).value;
+    const result = service.searchBusinessRanks(parsed.query);
     const untouched = !parsed.searched && result.offset === 0;
-    const nothing = result.items.length === 0 && result.offset === 0;
+    const nothing = result.ranks.length === 0 && result.offset === 0;
     const offer = nothing && parsed.searched ? emptySearchOffer(parsed.query) : undefined;
     if (markdown) {
       const overview = untouched ? snapshotPage(snapshot, markdownPath(DIRECTORY_PATH)) : undefined;
@@ -54,17 +54,19 @@ export function registerDirectoryPage(app: FastifyInstance, service: CatalogServ
       if (firstPage !== undefined) return sendDocument(reply, HTML_TYPE, firstPage);
     }
     // Counting every match costs a walk over them: made only for a page rendered now (not the pre-rendered ones above).
-    const counted = nothing ? undefined : service.directoryFacets(parsed.query).value;
+    const counted = nothing ? undefined : service.narrowingCounts(parsed.query);
+    const { ranks, ...paging } = result;
     const view = {
       kind: "results",
       form: parsed.form,
       searched: parsed.searched,
-      page: result,
+      // Each listing's card is made once per snapshot (src/render/directory-cards.ts); the page joins them.
+      page: { ...paging, cards: directoryCards(service.directory(), snapshot.site.baseUrl, ranks) },
       total: counted?.total ?? 0,
       offer,
       ...(parsed.searched && counted !== undefined ? { facets: counted } : {}),
     } as const;
-    const choices = choicesOf(summaryOf(snapshot, service.directory()));
+    const choices = choicesFor(snapshot, service.directory());
     return markdown
       ? sendBody(reply, snapshot, MARKDOWN_TYPE, directoryMarkdown(snapshot.site, view, choices))
       : sendBody(reply, snapshot, HTML_TYPE, directoryHtml(snapshot.site, view, choices));

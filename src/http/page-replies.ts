@@ -4,6 +4,7 @@ import { ApiError } from "../core/errors.ts";
 import type { CatalogService } from "../core/service.ts";
 import { directoryHtml, directoryMarkdown } from "../render/directory.ts";
 import { type DirectorySummary, directorySummary } from "../render/directory-lists.ts";
+import { choicesOf, type DirectoryChoices } from "../render/directory-view.ts";
 import { notFoundHtml, notFoundMarkdown } from "../render/not-found.ts";
 import { contentSignalOf } from "../schemas/content.ts";
 import type { Directory, Snapshot } from "../snapshot/types.ts";
@@ -136,4 +137,17 @@ export function summaryOf(snapshot: Snapshot, directory: Directory): DirectorySu
     summaryBySnapshot.set(snapshot, summary);
   }
   return summary;
+}
+
+const choicesBySummary = new WeakMap<DirectorySummary, DirectoryChoices>();
+
+/** The directory's countries and services to choose from (the directory page's form and lists), derived once per snapshot. */
+export function choicesFor(snapshot: Snapshot, directory: Directory): DirectoryChoices {
+  const summary = summaryOf(snapshot, directory);
+  let choices = choicesBySummary.get(summary);
+  if (choices === undefined) {
+    choices = choicesOf(summary);
+    choicesBySummary.set(summary, choices);
+  }
+  return choices;
 }

@@ -118,16 +118,62 @@ export function parseDirectoryQuery(raw: Readonly<Record<string, unknown>>): Dir
   return { ok: true, query, form, searched };
 }
 
-/** The page's URL for a search, keeping only the fields that were filled in. */
-export function directoryHref(path: string, form: FormValues, offset: number): string {
-  const params = new URLSearchParams();
+/** Form fields as URLSearchParams writes them (`name=value`, form-encoded), each kept once made: pages link the same values over and over. */
+const encodedFields = new Map<string, string>();
+/** Bounds what is kept: typed values are kept too, and the map starts afresh when full. */
+const ENCODED_FIELDS_MAX = 4096;
+
+function encodedField(name: string, value: string): string {
+  const key = `${name}\n${value}`;
+  let encoded = encodedFields.get(key);
+  if (encoded === undefined) {
+    encoded = new URLSearchParams([[name, value]]).toString();
+    if (encodedFields.size >= ENCODED_FIELDS_MAX) encodedFields.clear();
+    encodedFields.set(key, encoded);
+  }
+  return encoded;
+}
+
+/** The query string of a search's page (`?q=…&offset=20`, or "" for none), keeping only the fields that were filled in. */
+export function directoryQuery(form: FormValues, offset: number): string {
+  let search = "";
   for (const name of SEARCH_FIELDS) {
     const value = form[name];
-    if (value !== undefined && value.trim() !== "") params.set(name, value);
+    if (value !== undefined && value.trim() !== "") search += `${search === "" ? "?" : "&"}${encodedField(name, value)}`;
   }
-  if (offset > 0) params.set("offset", String(offset));
-  const search = params.toString();
-  return search === "" ? path : `${path}?${search}`;
+  if (offset > 0) search += `${search === "" ? "?" : "&"}offset=${offset}`;
+  return search;
+}
+
+/**
+ * The query strings of the search with `field` set to each of `values` in turn (the first page
+ * of each): directoryQuery of each narrowed search, with the other fields written once.
+ */
+export function narrowedQueries(
+  form: FormValues,
+  field: (typeof SEARCH_FIELDS)[number],
+  values: readonly { readonly value: string }[],
+): string[] {
+  let before = "";
+  let after = "";
+  let passed = false;
+  for (const name of SEARCH_FIELDS) {
+    const value = form[name];
+    if (name === field) passed = true;
+    else if (value !== undefined && value.trim() !== "") {
+      if (passed) after += `&${encodedField(name, value)}`;
+      else before += `&${encodedField(name, value)}`;
+    }
+  }
+  return values.map(({ value }) => {
+    const search = value.trim() === "" ? `${before}${after}` : `${before}&${encodedField(field, value)}${after}`;
+    return search === "" ? "" : `?${search.slice(1)}`;
+  });
+}
+
+/** The page's URL for a search, keeping only the fields that were filled in. */
+export function directoryHref(path: string, form: FormValues, offset: number): string {
+  return `${path}${directoryQuery(form, offset)}`;
 }
 
 // The form, for people: the page's Markdown says how to search in words instead.
@@ -148,6 +194,32 @@ function field(name: "q" | "location" | "country", hint: string, state: FormStat
 </div>`;
 }
 
+type Countries = NonNullable<FormState["countries"]>;
+
+/** The options of the directory's countries, with `chosen` selected (or none for ""): made once each per snapshot's choices. */
+const countryOptionsKept = new WeakMap<Countries, Map<string, string>>();
+
+function countryOptions(countries: Countries, chosen: string): string {
+  let kept = countryOptionsKept.get(countries);
+  if (kept === undefined) {
+    kept = new Map();
+    countryOptionsKept.set(countries, kept);
+  }
+  let options = kept.get(chosen);
+  if (options === undefined) {
+    options = countries
+      .map(({ code, total }) => countryOption(code, `${countryName(code)} (${total.toLocaleString("en")})`, code === chosen))
+      .join("\n");
+    // `chosen` is one of the countries' codes, or "": at most one entry each.
+    kept.set(chosen, options);
+  }
+  return options;
+}
+
+function countryOption(value: string, label: string, selected: boolean): string {
+  return `<option value="${escapeHtml(value)}"${selected ? " selected" : ""}>${escapeHtml(label)}</option>`;
+}
+
 /**
  * The country field: a choice of the countries that have listings, with their counts. A value
  * that is no such code (typed into the URL) stays selected as it was typed, escaped, so that the
@@ -160,14 +232,10 @@ function countryField(state: FormState): string {
   const typed = (state.form.country ?? "").trim();
   const chosen = state.countries.find(({ code }) => code === typed.toUpperCase());
   const invalid = state.invalid === "country";
-  const option = (value: string, label: string, selected: boolean) =>
-    `<option value="${escapeHtml(value)}"${selected ? " selected" : ""}>${escapeHtml(label)}</option>`;
   const options = [
-    option("", "Any country", typed === ""),
-    ...(typed !== "" && chosen === undefined ? [option(typed, typed, true)] : []),
-    ...state.countries.map(({ code, total }) =>
-      option(code, `${countryName(code)} (${total.toLocaleString("en")})`, code === chosen?.code),
-    ),
+    countryOption("", "Any country", typed === ""),
+    ...(typed !== "" && chosen === undefined ? [countryOption(typed, typed, true)] : []),
+    countryOptions(state.countries, chosen?.code ?? ""),
   ];
   return `<div>
 <label for="country">${escapeHtml(FIELD_LABELS.country)} <span class="hint" id="country-hint">Countries with listings</span></label>

@@ -3,6 +3,7 @@ import type { DirectoryFacets, DirectoryPage } from "../schemas/responses.ts";
 import { words } from "../snapshot/text.ts";
 import type { FormValues, PageField } from "./directory-form.ts";
 import type { DirectorySummary } from "./directory-lists.ts";
+import type { RenderedCards } from "./page-model.ts";
 
 /**
  * What the directory page (directory.ts) is built from: what it shows, the choices it offers and
@@ -42,13 +43,17 @@ export function choicesOf(summary: DirectorySummary): DirectoryChoices {
   };
 }
 
+/** A page of results as cards rendered before it (src/render/directory-cards.ts), with its paging. */
+type CardPage = Omit<DirectoryPage, "items"> & { readonly cards: RenderedCards };
+
 /** What the directory page shows: results, a problem with the input, or an unavailable directory. */
 export type DirectoryView =
   | {
       kind: "results";
       form: FormValues;
       searched: boolean;
-      page: DirectoryPage;
+      /** The listings shown, as they are (the build's first page) or as their cards (a search's page). */
+      page: DirectoryPage | CardPage;
       /** How many listings match in all (the page shows it and numbers its pages). */
       total: number;
       /** The search's own counts by service and country (GET /api/facets), linked as narrower searches; none on an unsearched page. */

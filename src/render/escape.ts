@@ -11,9 +11,11 @@ const HTML_ESCAPES: Readonly<Record<string, string>> = {
   "'": "&#39;",
 };
 
-/** Text for HTML element content or a double-quoted attribute value. */
+const HTML_SPECIAL = /[&<>"']/;
+
+/** Text for HTML element content or a double-quoted attribute value (most text has nothing to escape, and is returned as it is). */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char] ?? char);
+  return HTML_SPECIAL.test(text) ? text.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char] ?? char) : text;
 }
 
 /**

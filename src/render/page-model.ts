@@ -48,6 +48,24 @@ export interface Card {
   readonly lines: readonly CardLine[];
 }
 
+declare const cardHtmlBrand: unique symbol;
+declare const cardMarkdownBrand: unique symbol;
+
+/** A card's HTML as this file writes it, from a Card (so escaped as any card's): made once, written again as it is. */
+export type CardHtml = string & { readonly [cardHtmlBrand]: true };
+/** A card's Markdown as this file writes it, from a Card. */
+export type CardMarkdown = string & { readonly [cardMarkdownBrand]: true };
+
+/**
+ * Cards rendered before the page (src/render/directory-cards.ts keeps them by listing): the
+ * page asks for the rendering it writes, and only that one is made.
+ */
+export interface RenderedCards {
+  readonly length: number;
+  html(): readonly CardHtml[];
+  markdown(): readonly CardMarkdown[];
+}
+
 /** Who a block is for when it is not for both: people (HTML only) or agents (Markdown only). */
 type Audience = { readonly only?: "people" | "agents" };
 
@@ -66,6 +84,8 @@ export type Block = Audience &
         readonly className?: string;
       }
     | { readonly kind: "cards"; readonly cards: readonly Card[]; readonly headingLevel?: 2 | 3 }
+    /** Cards rendered before the page, by renderCardHtml and renderCardMarkdown (heading level 3). */
+    | { readonly kind: "rendered-cards"; readonly cards: RenderedCards }
     /** A section with its heading: `<section>` in HTML, a heading in Markdown. */
     | {
         readonly kind: "section";
@@ -151,6 +171,13 @@ function cardHtml(card: Card, headingLevel: number): string {
   return `<li class="card">\n<${h}>${inlineHtml(card.title)}</${h}>\n${lines.join("\n")}\n</li>`;
 }
 
+/** A card's HTML on its own, as a cards block writes it (its heading at level 3): to be kept and written again. */
+export function renderCardHtml(card: Card): CardHtml {
+  return cardHtml(card, 3) as CardHtml;
+}
+
+const cardsHtml = (cards: readonly string[]) => `<ul class="cards">\n${cards.join("\n")}\n</ul>`;
+
 function blockHtml(block: Block): string {
   if (block.only === "agents") return "";
   switch (block.kind) {
@@ -169,7 +196,9 @@ function blockHtml(block: Block): string {
       return `<${tag}${classAttribute(block.className)}>\n${block.items.map((item) => `<li>${inlineHtml(item)}</li>`).join("\n")}\n</${tag}>`;
     }
     case "cards":
-      return `<ul class="cards">\n${block.cards.map((card) => cardHtml(card, block.headingLevel ?? 3)).join("\n")}\n</ul>`;
+      return cardsHtml(block.cards.map((card) => cardHtml(card, block.headingLevel ?? 3)));
+    case "rendered-cards":
+      return cardsHtml(block.cards.html());
     case "section": {
       const level = block.level ?? 2;
       const anchor = block.anchor === undefined ? "" : ` id="${block.anchor}"`;
@@ -252,6 +281,11 @@ function cardMarkdown(base: string, card: Card): string {
   return indent(`- ${inlineMarkdown(base, card.title).trim()}${lines.map((line) => `\n${line}`).join("")}${excerpts.join("")}`);
 }
 
+/** A card's Markdown on its own, as a cards block writes it: to be kept and written again. */
+export function renderCardMarkdown(base: string, card: Card): CardMarkdown {
+  return cardMarkdown(base, card) as CardMarkdown;
+}
+
 function blockMarkdown(base: string, block: Block, level: number): string {
   if (block.only === "people") return "";
   switch (block.kind) {
@@ -269,6 +303,8 @@ function blockMarkdown(base: string, block: Block, level: number): string {
       return block.items.map((item, i) => listItemMarkdown(base, item, block.ordered === true ? `${i + 1}.` : "-")).join("\n");
     case "cards":
       return block.cards.map((card) => cardMarkdown(base, card)).join("\n");
+    case "rendered-cards":
+      return block.cards.markdown().join("\n");
     case "section": {
       const depth = block.level ?? 2;
       return [`${"#".repeat(depth)} ${inlineMarkdown(base, block.heading).trim()}`, blocksMarkdown(base, block.blocks, depth)]

@@ -1,13 +1,15 @@
 /**
- * Buffers kept by listing rank, bounded by their bytes, starting afresh when the next would pass
- * the bound: an array lookup per listing instead of an LRU's bookkeeping, on hot paths, and a
- * listing asked for often is made again at most once per bound's worth of others. MCP's escaped
- * listings (src/core/service.ts) and the lines read from disk (recent-lines.ts) are kept this way.
+ * Buffers (or strings, a character counted as a byte) kept by listing rank, bounded by their
+ * bytes, starting afresh when the next would pass the bound: an array lookup per listing instead
+ * of an LRU's bookkeeping, on hot paths, and a listing asked for often is made again at most once
+ * per bound's worth of others. MCP's escaped listings (src/core/service.ts), the lines read from
+ * disk (recent-lines.ts) and the directory page's cards (src/render/directory-cards.ts) are kept
+ * this way.
  */
-export class RankCache {
+export class RankCache<T extends Buffer | string = Buffer> {
   readonly #count: number;
   readonly #maxBytes: number;
-  #byRank: (Buffer | undefined)[];
+  #byRank: (T | undefined)[];
   #bytes = 0;
 
   constructor(count: number, maxBytes: number) {
@@ -17,16 +19,16 @@ export class RankCache {
   }
 
   /** One slot per listing, made at full length so that V8 keeps it a fast (holey) array. */
-  #empty(): (Buffer | undefined)[] {
-    return new Array<Buffer | undefined>(this.#count);
+  #empty(): (T | undefined)[] {
+    return new Array<T | undefined>(this.#count);
   }
 
-  get(rank: number): Buffer | undefined {
+  get(rank: number): T | undefined {
     return this.#byRank[rank];
   }
 
   /** Keeps `value` for `rank`; returns it. */
-  set(rank: number, value: Buffer): Buffer {
+  set(rank: number, value: T): T {
     if (this.#bytes + value.length > this.#maxBytes) {
       this.#byRank = this.#empty();
       this.#bytes = 0;
