@@ -60,7 +60,8 @@ interface CacheHeader {
 }
 
 interface CacheFile extends CacheHeader {
-  readonly files: ReadonlyMap<string, CachedFile>;
+  /** Each file's entry, with the line it was read from (written again as it is while the file is unchanged). */
+  readonly files: ReadonlyMap<string, { readonly entry: CachedFile; readonly line: Buffer }>;
 }
 
 /** A file changed less than this before the build started may change again unseen within its timestamp's tick. */
@@ -113,7 +114,8 @@ export class BuildCache {
   readonly #fingerprint: string;
   readonly #baseUrl: string;
   readonly #previous: CacheFile | null;
-  readonly #files = new Map<string, CachedFile>();
+  /** What this build read: an entry, or the previous cache's line for an unchanged file. */
+  readonly #files = new Map<string, CachedFile | Buffer>();
   /** Why the previous cache is not used, for --verbose; null when it is. */
   readonly unused: string | null;
 
@@ -149,13 +151,14 @@ export class BuildCache {
 
   /** What the last build read from `file`, if it was read with a usable cache. */
   file(file: string): CachedFile | undefined {
-    const found = this.#previous?.files.get(file);
+    const found = this.#previous?.files.get(file)?.entry;
     return typeof found?.sha256 === "string" && typeof found.body === "string" && typeof found.data === "object" ? found : undefined;
   }
 
-  /** Records what this build read from `file`. */
+  /** Records what this build read from `file` (for a file unchanged, the very entry `file()` gave). */
   keep(file: string, entry: CachedFile): void {
-    this.#files.set(file, entry);
+    const previous = this.#previous?.files.get(file);
+    this.#files.set(file, previous?.entry === entry ? previous.line : entry);
   }
 
   /** What the pages of the snapshot in `distDir` were made from, if it is still the snapshot the cache describes. */
@@ -183,15 +186,16 @@ export class BuildCache {
       const fd = openSync(temporary, "w");
       try {
         writeSync(fd, `${JSON.stringify(header)}\n`);
-        let lines: string[] = [];
-        for (const entry of this.#files) {
-          lines.push(JSON.stringify(entry));
-          if (lines.length === 1000) {
-            writeSync(fd, `${lines.join("\n")}\n`);
+        const newline = Buffer.from("\n");
+        let lines: Buffer[] = [];
+        for (const [file, entry] of this.#files) {
+          lines.push(Buffer.isBuffer(entry) ? entry : Buffer.from(JSON.stringify([file, entry])), newline);
+          if (lines.length === 2000) {
+            writeSync(fd, Buffer.concat(lines));
             lines = [];
           }
         }
-        if (lines.length > 0) writeSync(fd, `${lines.join("\n")}\n`);
+        if (lines.length > 0) writeSync(fd, Buffer.concat(lines));
       } finally {
         closeSync(fd);
       }
@@ -209,12 +213,13 @@ function readCache(path: string): CacheFile {
   if (start === -1) throw new Error("not a cache");
   const header = JSON.parse(bytes.toString("utf8", 0, start)) as CacheHeader;
   if (typeof header !== "object" || header === null) throw new Error("not a cache");
-  const files = new Map<string, CachedFile>();
+  const files = new Map<string, { entry: CachedFile; line: Buffer }>();
   for (start += 1; start < bytes.length; ) {
     let end = bytes.indexOf(10, start);
     if (end === -1) end = bytes.length;
-    const [file, entry] = JSON.parse(bytes.toString("utf8", start, end)) as [string, CachedFile];
-    files.set(file, entry);
+    const line = bytes.subarray(start, end);
+    const [file, entry] = JSON.parse(line.toString("utf8")) as [string, CachedFile];
+    files.set(file, { entry, line });
     start = end + 1;
   }
   return { ...header, files };

@@ -1,6 +1,6 @@
 import { execFile, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync } from "node:fs";
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { promisify } from "node:util";
@@ -8,7 +8,13 @@ import { FAVICON_PATH, FAVICON_SVG_PATH } from "../src/contract.ts";
 import { directorySummary, type ListsPaging } from "../src/render/directory-lists.ts";
 import { faviconIco, faviconSvg } from "../src/render/favicon.ts";
 import { sitemapPages } from "../src/render/sitemap.ts";
-import { buildDirectoryIndex, type DirectoryIndex, encodeDirectoryIndex } from "../src/snapshot/directory-index.ts";
+import {
+  buildDirectoryIndex,
+  type DirectoryIndex,
+  decodeDirectoryIndex,
+  encodeDirectoryIndex,
+  type LocationSuffixes,
+} from "../src/snapshot/directory-index.ts";
 import {
   type FileDigest,
   LISTING_BLOCK_BYTES,
@@ -209,6 +215,7 @@ async function writeFiles(
   model: Model,
   { builtAt, stage = () => {}, previousPages }: WriteOptions,
   fresh: string,
+  previousDist: string,
 ): Promise<Written> {
   const out = new FileWriter(root);
 
@@ -224,7 +231,8 @@ async function writeFiles(
   stage("listing data");
 
   const aliases = new Map(model.services.map((service) => [service.name, service.aliases ?? []]));
-  const index = buildDirectoryIndex(model.businesses, listingsSha256, aliases);
+  const previousIndex = previousPages === null || previousPages === undefined ? null : previousSuffixes(previousDist);
+  const index = buildDirectoryIndex(model.businesses, listingsSha256, aliases, previousIndex);
   const { header, arrays } = encodeDirectoryIndex(index);
   out.data("directoryIndex", header);
   out.data("directoryArrays", arrays);
@@ -299,7 +307,7 @@ export async function writeSnapshot(distDir: string, model: Model, options: Writ
   const trash = sibling("trash");
   let dropped = 0;
   try {
-    const { manifest, files, inputs, reuse } = await writeFiles(staging, model, options, fresh);
+    const { manifest, files, inputs, reuse } = await writeFiles(staging, model, options, fresh, target);
     dropped = reuse?.dropped.length ?? 0;
     const undo = reuse === null ? async () => {} : await reuse.move(target, staging, fresh, trash);
     let hadOld = true;
@@ -331,6 +339,16 @@ export async function writeSnapshot(distDir: string, model: Model, options: Writ
     await remove(fresh);
     if (dropped > LARGE_SNAPSHOT_LISTINGS) removeInBackground(trash);
     else await remove(trash);
+  }
+}
+
+/** The suffix arrays of the index in `distDir`, or null when it cannot be read. */
+function previousSuffixes(distDir: string): LocationSuffixes | null {
+  try {
+    const header = JSON.parse(readFileSync(join(distDir, SNAPSHOT_FILES.directoryIndex), "utf8")) as unknown;
+    return decodeDirectoryIndex(header, readFileSync(join(distDir, SNAPSHOT_FILES.directoryArrays)));
+  } catch {
+    return null;
   }
 }
 
