@@ -203,6 +203,22 @@ export class BuildCache {
     } finally {
       await rm(temporary, { force: true });
     }
+    // What a build stopped while writing the cache left (a build still running keeps its own).
+    for (const name of readdirSync(this.#dir)) {
+      const pid = Number(name.slice(CACHE_FILE.length + 1));
+      if (name.startsWith(`${CACHE_FILE}.`) && !running(pid)) await rm(join(this.#dir, name), { force: true });
+    }
+  }
+}
+
+/** Whether a process with this id is running. */
+function running(pid: number): boolean {
+  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }
 
