@@ -5,11 +5,17 @@
  * are of it, since a large directory can warn about thousands of files; `--all-warnings` lists every one.
  * `--format github` prints them as GitHub Actions annotations; `--verbose` prints each stage's
  * time and memory. A usage mistake exits 2.
+ *
+ * A build is incremental (build/cache.ts): files unchanged since the last build are not parsed
+ * or checked again, and pages whose inputs did not change are kept from the previous snapshot.
+ * `--clean` builds from nothing (and writes a new cache); its data files and pages are the same,
+ * byte for byte (test/build/incremental.test.ts).
  */
 import { readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { ConfigError, readConfig } from "../src/config.ts";
+import { BuildCache } from "./cache.ts";
 import { type ContentProblem, readContent } from "./content.ts";
 import { deriveModel } from "./derive.ts";
 import { writeSnapshot } from "./emit.ts";
@@ -53,17 +59,19 @@ class UsageError extends Error {}
 
 interface Options {
   readonly checkOnly: boolean;
+  readonly clean: boolean;
   readonly verbose: boolean;
   readonly allWarnings: boolean;
   readonly format: ReportFormat;
 }
 
 function options(): Options {
-  let values: { check?: boolean; verbose?: boolean; format?: string; [ALL_WARNINGS_OPTION]?: boolean };
+  let values: { check?: boolean; clean?: boolean; verbose?: boolean; format?: string; [ALL_WARNINGS_OPTION]?: boolean };
   try {
     ({ values } = parseArgs({
       options: {
         check: { type: "boolean" },
+        clean: { type: "boolean" },
         verbose: { type: "boolean" },
         format: { type: "string" },
         [ALL_WARNINGS_OPTION]: { type: "boolean" },
@@ -72,7 +80,7 @@ function options(): Options {
     }));
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    throw new UsageError(`${message}. Options: --format text|github, --${ALL_WARNINGS_OPTION}, --verbose.`);
+    throw new UsageError(`${message}. Options: --clean, --format text|github, --${ALL_WARNINGS_OPTION}, --verbose.`);
   }
   const format = values.format ?? "text";
   if (!(REPORT_FORMATS as readonly string[]).includes(format)) {
@@ -80,6 +88,7 @@ function options(): Options {
   }
   return {
     checkOnly: values.check === true,
+    clean: values.clean === true,
     verbose: values.verbose === true,
     allWarnings: values[ALL_WARNINGS_OPTION] === true,
     format: format as ReportFormat,
@@ -87,10 +96,12 @@ function options(): Options {
 }
 
 async function main(): Promise<number> {
-  const started = performance.now();
-  const { checkOnly, verbose, allWarnings, format } = options();
+  const startedAt = performance.now();
+  const started = Date.now();
+  const { checkOnly, clean, verbose, allWarnings, format } = options();
   const stage = stageLogger(verbose);
   const config = readConfig();
+  const cache = BuildCache.open(config.distDir, config.baseUrl, { clean });
 
   /** Prints errors and warnings: annotations on stdout for GitHub, lines on stderr otherwise. */
   const report = (errors: readonly ContentProblem[], warnings: readonly ContentWarning[]) => {
@@ -102,8 +113,10 @@ async function main(): Promise<number> {
     if (lines.length > 0) (format === "github" ? process.stdout : process.stderr).write(`${lines.join("\n")}\n`);
   };
 
-  const raw = readContent(config.contentDir);
-  stage(`read ${raw.businesses.length + raw.offerings.length + 1} files`);
+  const raw = readContent(config.contentDir, { cache, started });
+  const sources = [...raw.businesses, ...raw.offerings, ...(raw.site === null ? [] : [raw.site])];
+  const unchanged = sources.filter((source) => source.checked === true).length;
+  stage(`read ${sources.length} files, ${unchanged} unchanged${cache.unused === null ? "" : ` (${cache.unused})`}`);
   const validation = validateContent(raw);
   stage("validate");
   if (!validation.ok) {
@@ -128,8 +141,11 @@ async function main(): Promise<number> {
     console.log(`${config.contentDir}: valid: ${counts}${warned}.`);
     return 0;
   }
-  const { version, files } = await writeSnapshot(config.distDir, model, { builtAt: new Date(), stage });
-  const ms = Math.round(performance.now() - started);
+  const previousPages = cache.pageInputs(config.distDir);
+  const { version, files, pages } = await writeSnapshot(config.distDir, model, { builtAt: new Date(), stage, previousPages });
+  await cache.save(pages);
+  stage("save the cache");
+  const ms = Math.round(performance.now() - startedAt);
   console.log(`Built ${config.distDir}/ for ${model.baseUrl}: ${counts}; ${files} files; version ${version}; ${ms} ms${warned}.`);
   return 0;
 }

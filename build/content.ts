@@ -1,8 +1,9 @@
 import type { Dirent } from "node:fs";
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import matter from "gray-matter";
 import { parseDocument, parse as parseYaml, YAMLParseError } from "yaml";
+import { type BuildCache, RACY_MS, sha256 } from "./cache.ts";
 import { frontMatterBounds, type Pointer } from "./positions.ts";
 
 /** One editor's file, read but not yet validated. */
@@ -13,6 +14,8 @@ export interface SourceFile {
   readonly slug: string;
   readonly data: Record<string, unknown>;
   readonly body: string;
+  /** Read unchanged from the last build's cache, where it was valid: its own checks are not run again. */
+  readonly checked?: true;
 }
 
 /** Something wrong (or, as a warning, doubtful) in an editor's file. */
@@ -65,16 +68,44 @@ export function markdownFiles(dir: string, files: string[] = []): string[] {
   return files;
 }
 
-function readSource(root: string, path: string, problems: ContentProblem[]): SourceFile | null {
+/** How a file's identity on disk is compared with the cache's: size, times and inode. */
+function statOf(path: string, started: number): string | null {
+  const { size, mtimeMs, ctimeMs, ino } = statSync(path);
+  return Math.max(mtimeMs, ctimeMs) > started - RACY_MS ? null : `${size}:${mtimeMs}:${ctimeMs}:${ino}`;
+}
+
+/** The front matter as the cache keeps it: `private` is never published nor checked past its type. */
+function withoutPrivate(data: Record<string, unknown>): Record<string, unknown> {
+  if (!("private" in data)) return data;
+  const { private: _, ...rest } = data;
+  return rest;
+}
+
+/** Reads the file; with a cache, a file whose stat or bytes are as the last build saw them is not parsed again. */
+function readSource(root: string, path: string, problems: ContentProblem[], cache?: ReadCache): SourceFile | null {
   const file = relative(root, path).split(sep).join("/");
   const slug = path.slice(path.lastIndexOf(sep) + 1, -".md".length);
+  const cached = cache?.cache.file(file);
+  let stat: string | null = null;
   let text: string;
   try {
+    if (cache !== undefined) {
+      stat = statOf(path, cache.started);
+      if (cached !== undefined && stat !== null && cached.stat === stat) {
+        cache.cache.keep(file, cached);
+        return { file, slug, data: cached.data, body: cached.body, checked: true };
+      }
+    }
     text = readFileSync(path, "utf8");
   } catch (error) {
     const missing = (error as NodeJS.ErrnoException).code === "ENOENT";
     problems.push({ file, field: "(file)", message: missing ? "is missing" : "cannot be read" });
     return null;
+  }
+  const digest = cache === undefined ? "" : sha256(text);
+  if (cache !== undefined && cached !== undefined && cached.sha256 === digest) {
+    cache.cache.keep(file, { ...cached, stat });
+    return { file, slug, data: cached.data, body: cached.body, checked: true };
   }
   try {
     // An empty options object keeps gray-matter from caching results across builds.
@@ -84,7 +115,10 @@ function readSource(root: string, path: string, problems: ContentProblem[]): Sou
       problems.push({ file, field: "(front matter)", message: "must be a YAML mapping between --- lines", at: { key: [] } });
       return null;
     }
-    return { file, slug, data: data as Record<string, unknown>, body: parsed.content };
+    const source = { file, slug, data: data as Record<string, unknown>, body: parsed.content };
+    // Kept for the next build, which uses it only if this one succeeds (every file valid).
+    cache?.cache.keep(file, { stat, sha256: digest, data: withoutPrivate(source.data), body: source.body });
+    return source;
   } catch (error) {
     problems.push({ file, field: "(front matter)", ...brokenFrontMatter(text, error) });
     return null;
@@ -145,10 +179,21 @@ export function readServices(root: string, problems: ContentProblem[]): Services
   }
 }
 
-/** Reads every editor's file under `root`: `site.md`, `services.yml`, `offerings/**`, `businesses/**`. */
-export function readContent(root: string): RawContent {
+/** The last build's cache as reading uses it: files changed since `started` - RACY_MS are always read again. */
+interface ReadCache {
+  readonly cache: BuildCache;
+  /** When this build started (ms since the epoch). */
+  readonly started: number;
+}
+
+/**
+ * Reads every editor's file under `root`: `site.md`, `services.yml`, `offerings/**`, `businesses/**`.
+ * With a cache (build/cache.ts), files unchanged since the last build are taken from it, and
+ * what was read is recorded in it for the next build.
+ */
+export function readContent(root: string, cache?: ReadCache): RawContent {
   const problems: ContentProblem[] = [];
-  const read = (paths: string[]) => paths.map((path) => readSource(root, path, problems)).filter((f): f is SourceFile => f !== null);
+  const read = (paths: string[]) => paths.map((path) => readSource(root, path, problems, cache)).filter((f): f is SourceFile => f !== null);
 
   const [site] = read([join(root, "site.md")]);
   const services = readServices(root, problems);

@@ -1,6 +1,6 @@
 import { execFile, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync } from "node:fs";
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { promisify } from "node:util";
@@ -8,7 +8,13 @@ import { FAVICON_PATH, FAVICON_SVG_PATH } from "../src/contract.ts";
 import { directorySummary, type ListsPaging } from "../src/render/directory-lists.ts";
 import { faviconIco, faviconSvg } from "../src/render/favicon.ts";
 import { sitemapPages } from "../src/render/sitemap.ts";
-import { buildDirectoryIndex, type DirectoryIndex, encodeDirectoryIndex } from "../src/snapshot/directory-index.ts";
+import {
+  buildDirectoryIndex,
+  type DirectoryIndex,
+  decodeDirectoryIndex,
+  encodeDirectoryIndex,
+  type LocationSuffixes,
+} from "../src/snapshot/directory-index.ts";
 import {
   type FileDigest,
   LISTING_BLOCK_BYTES,
@@ -21,9 +27,11 @@ import {
   VERIFIED_FILES,
 } from "../src/snapshot/files.ts";
 import { INDEX_FORMAT_VERSION } from "../src/snapshot/search-index.ts";
+import type { PageInputs } from "./cache.ts";
 import type { Model } from "./derive.ts";
 import { mcpAppHtml } from "./mcp-app.ts";
 import { openapiDocument } from "./openapi.ts";
+import { LISTINGS_FOLDER, nextInputs, PageReuse } from "./page-reuse.ts";
 import { catalogPages, listingPages } from "./pages.ts";
 
 const execFileAsync = promisify(execFile);
@@ -38,6 +46,8 @@ export interface WriteOptions {
   readonly builtAt: Date;
   /** Told when each stage ends (for --verbose). */
   readonly stage?: (name: string) => void;
+  /** What the pages of the snapshot now in `distDir` were made from (build/cache.ts): those whose inputs are the same are kept. */
+  readonly previousPages?: PageInputs | null;
 }
 
 /** What a build wrote. */
@@ -46,6 +56,10 @@ export interface WrittenSnapshot {
   readonly version: string;
   /** How many files dist/ holds. */
   readonly files: number;
+  /** What its pages were made from, for the next build. */
+  readonly pages: PageInputs;
+  /** How many of its files were kept from the previous snapshot rather than written. */
+  readonly kept: number;
 }
 
 /** Writes files under a folder, one at a time, creating each folder once. */
@@ -56,13 +70,27 @@ class FileWriter {
   readonly #folders = new Set<string>();
   /** Folders being made by writeAll, each by one mkdir that every writer into it waits for. */
   readonly #making = new Map<string, Promise<unknown>>();
+  /** Where files below LISTINGS_FOLDER go instead, when the previous snapshot's are kept (build/page-reuse.ts). */
+  #listings: string | null = null;
 
   constructor(root: string) {
     this.root = root;
   }
 
+  /** Writes files below LISTINGS_FOLDER into `folder` from now on. */
+  listingsInto(folder: string): void {
+    this.#listings = folder;
+  }
+
+  #join(relativePath: string): string {
+    if (this.#listings !== null && relativePath.startsWith(`${LISTINGS_FOLDER}/`)) {
+      return join(this.#listings, relativePath.slice(LISTINGS_FOLDER.length + 1));
+    }
+    return join(this.root, relativePath);
+  }
+
   #path(relativePath: string): string {
-    const path = join(this.root, relativePath);
+    const path = this.#join(relativePath);
     const folder = dirname(path);
     if (!this.#folders.has(folder)) {
       mkdirSync(folder, { recursive: true });
@@ -85,7 +113,7 @@ class FileWriter {
     const worker = async () => {
       for (let next = iterator.next(); !next.done; next = iterator.next()) {
         const [relativePath, content] = next.value;
-        const path = join(this.root, relativePath);
+        const path = this.#join(relativePath);
         const folder = dirname(path);
         // Every writer into a folder waits for the one mkdir of it (two files of a folder are often written at once).
         let made = this.#making.get(folder);
@@ -168,12 +196,27 @@ function listsPaging({ lists }: Model, index: DirectoryIndex): ListsPaging {
   return { country: inOrder(index.countries, lists.country), service: inOrder(index.services, lists.service) };
 }
 
-/** Writes every file of the snapshot under `root` (an empty folder); returns the manifest. */
+/** What writeFiles wrote. */
+interface Written {
+  readonly manifest: Manifest;
+  readonly files: number;
+  readonly inputs: ReturnType<typeof nextInputs>;
+  /** The previous snapshot's pages kept, when there are. */
+  readonly reuse: PageReuse | null;
+}
+
+/**
+ * Writes every file of the snapshot under `root` (an empty folder); returns the manifest. With
+ * `fresh`, pages below LISTINGS_FOLDER whose inputs are those of the previous snapshot's are not
+ * written, and the others are written into `fresh` (build/page-reuse.ts).
+ */
 async function writeFiles(
   root: string,
   model: Model,
-  { builtAt, stage = () => {} }: WriteOptions,
-): Promise<{ manifest: Manifest; files: number }> {
+  { builtAt, stage = () => {}, previousPages }: WriteOptions,
+  fresh: string,
+  previousDist: string,
+): Promise<Written> {
   const out = new FileWriter(root);
 
   const lines = model.businesses.map((business) => JSON.stringify(business));
@@ -188,11 +231,22 @@ async function writeFiles(
   stage("listing data");
 
   const aliases = new Map(model.services.map((service) => [service.name, service.aliases ?? []]));
-  const index = buildDirectoryIndex(model.businesses, listingsSha256, aliases);
+  const previousIndex = previousPages === null || previousPages === undefined ? null : previousSuffixes(previousDist);
+  const index = buildDirectoryIndex(model.businesses, listingsSha256, aliases, previousIndex);
   const { header, arrays } = encodeDirectoryIndex(index);
   out.data("directoryIndex", header);
   out.data("directoryArrays", arrays);
   stage("directory index");
+
+  const paging = listsPaging(model, index);
+  const summary = directorySummary(index, paging);
+  const inputs = nextInputs([model.baseUrl, model.site], model.businesses, lines, index, summary);
+  const reuse =
+    previousPages !== undefined && previousPages !== null && previousPages.pages === inputs.pages
+      ? new PageReuse(previousPages, inputs)
+      : null;
+  if (reuse !== null) out.listingsInto(fresh);
+  stage(reuse === null ? "page inputs (no pages kept)" : `page inputs (${reuse.keptFiles} pages kept)`);
 
   out.data("site", json(model.site));
   out.data("offerings", json(model.offerings));
@@ -205,8 +259,6 @@ async function writeFiles(
   });
   out.data("openapi", json(openapi));
   out.data("mcpApp", await mcpAppHtml());
-  const paging = listsPaging(model, index);
-  const summary = directorySummary(index, paging);
   const documents = catalogPages(model, summary);
   for (const [urlPath, content] of documents) out.write(pageFile(urlPath), content);
   out.write(pageFile(FAVICON_PATH), faviconIco());
@@ -218,6 +270,7 @@ async function writeFiles(
     summary,
     index,
     sitemapPages(documents.keys(), { count: model.businesses.length, slugAt: (rank) => model.businesses[rank]?.slug ?? "" }),
+    reuse,
   );
   await out.writeAll(map(pages, ([urlPath, content]) => [pageFile(urlPath), content]));
   stage("listing pages, lists and sitemap");
@@ -235,38 +288,67 @@ async function writeFiles(
     lists: { country: [...paging.country], service: [...paging.service] },
   };
   out.write(SNAPSHOT_FILES.manifest, json(manifest));
-  return { manifest, files: out.files };
+  return { manifest, files: out.files + (reuse?.keptFiles ?? 0), inputs, reuse };
 }
 
 /**
  * Writes the snapshot beside `distDir` and swaps it in whole, so a reader sees the old snapshot
  * or the new one, never a mix; on failure the old one stays. Files are written one at a time
  * (synchronously: one descriptor, whatever the directory's size) and not kept once written.
+ * Pages whose inputs did not change are kept from the previous snapshot (build/page-reuse.ts).
  */
 export async function writeSnapshot(distDir: string, model: Model, options: WriteOptions): Promise<WrittenSnapshot> {
   const target = resolve(distDir);
   const stamp = `${process.pid}-${Date.now()}`;
-  const staging = join(dirname(target), `.${basename(target)}-new-${stamp}`);
-  const retired = join(dirname(target), `.${basename(target)}-old-${stamp}`);
+  const sibling = (kind: string) => join(dirname(target), `.${basename(target)}-${kind}-${stamp}`);
+  const staging = sibling("new");
+  const retired = sibling("old");
+  const fresh = sibling("pages");
+  const trash = sibling("trash");
+  let dropped = 0;
   try {
-    const { manifest, files } = await writeFiles(staging, model, options);
+    const { manifest, files, inputs, reuse } = await writeFiles(staging, model, options, fresh, target);
+    dropped = reuse?.dropped.length ?? 0;
+    const undo = reuse === null ? async () => {} : await reuse.move(target, staging, fresh, trash);
     let hadOld = true;
     try {
       await rename(target, retired);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") {
+        await undo();
+        throw error;
+      }
       hadOld = false;
     }
     await rename(staging, target);
     options.stage?.("swap");
     if (hadOld) {
-      if (await isLarge(retired)) removeInBackground(retired);
+      if (reuse === null && (await isLarge(retired))) removeInBackground(retired);
       else await remove(retired);
       options.stage?.("remove the old snapshot");
     }
-    return { version: manifest.version, files };
+    const pages: PageInputs = {
+      snapshot: `${manifest.version} ${manifest.builtAt}`,
+      pages: inputs.pages,
+      profiles: inputs.profiles,
+      listFolders: inputs.listFolders,
+    };
+    return { version: manifest.version, files, pages, kept: reuse?.keptFiles ?? 0 };
   } finally {
     await remove(staging);
+    await remove(fresh);
+    if (dropped > LARGE_SNAPSHOT_LISTINGS) removeInBackground(trash);
+    else await remove(trash);
+  }
+}
+
+/** The suffix arrays of the index in `distDir`, or null when it cannot be read. */
+function previousSuffixes(distDir: string): LocationSuffixes | null {
+  try {
+    const header = JSON.parse(readFileSync(join(distDir, SNAPSHOT_FILES.directoryIndex), "utf8")) as unknown;
+    return decodeDirectoryIndex(header, readFileSync(join(distDir, SNAPSHOT_FILES.directoryArrays)));
+  } catch {
+    return null;
   }
 }
 

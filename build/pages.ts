@@ -36,6 +36,7 @@ import { STYLESHEET } from "../src/render/style.ts";
 import { contentSignalOf } from "../src/schemas/content.ts";
 import type { DirectoryIndex } from "../src/snapshot/directory-index.ts";
 import type { Model } from "./derive.ts";
+import type { PageReuse } from "./page-reuse.ts";
 
 /**
  * The documents the server keeps in memory (the manifest's `pages`), by URL path: the catalog's
@@ -106,16 +107,19 @@ function checkIndexSizes(documents: ReadonlyMap<string, string>): void {
  * llms.txt indexes, each under LLMS_MAX_CHARACTERS), and the sitemap. A static host
  * serves them from dist/; the server renders the same ones from the listings. Profiles are not
  * pre-rendered as HTML: the server renders those on request, and at 100,000 listings the HTML
- * files doubled the build's writing time and dist/'s size.
+ * files doubled the build's writing time and dist/'s size. Profiles and lists the previous
+ * snapshot's pages are kept for (`reuse`) are left out.
  */
 export function* listingPages(
   model: Model,
   summary: DirectorySummary,
   index: DirectoryIndex,
   sitemap: SitemapPages,
+  reuse: PageReuse | null = null,
 ): Generator<[string, string]> {
   const { site, businesses } = model;
   for (const business of businesses) {
+    if (reuse?.keepsProfile(business.slug)) continue;
     const path = businessPagePath(business.slug);
     yield [markdownPath(path), profileMarkdown(site, business)];
   }
@@ -130,6 +134,7 @@ export function* listingPages(
     return [path, text];
   };
   for (const { list, kind, entry } of lists) {
+    if (reuse?.keepsList(list.indexPathOf(1))) continue;
     const postings = kind === "country" ? index.countryPostings : index.servicePostings;
     const listed = (starts: readonly number[], n: number) =>
       Array.from(listPageRanks(postings, entry, starts, n), (rank) => businesses[rank] as (typeof businesses)[number]);

@@ -145,7 +145,7 @@ describe("npm run build", () => {
 
     await assert.rejects(access(join(dist, "stale", "old.md")));
     const siblings = (await readdir(work.path)).filter((name) => name.includes("dist-swap") && name !== "dist-swap");
-    assert.deepEqual(siblings, [], "no staging or retired folder is left behind");
+    assert.deepEqual(siblings, [".dist-swap-cache"], "no staging or retired folder is left behind, only the build's cache");
   });
 
   test("fails, naming the limit, when the offerings would make llms.txt 50,000 characters or more, and writes nothing", async () => {
@@ -199,7 +199,7 @@ describe("npm run check", () => {
     assert.equal(option.code, 2);
     assert.match(
       option.stderr,
-      /^npm run check: Unknown option '--fromat'.*\. Options: --format text\|github, --all-warnings, --verbose\.\n$/,
+      /^npm run check: Unknown option '--fromat'.*\. Options: --clean, --format text\|github, --all-warnings, --verbose\.\n$/,
     );
     await work.remove();
   });
@@ -263,7 +263,7 @@ test("--verbose prints each stage's own peak memory, not the peak of the process
     const result = await buildCli(["--verbose"], new URL("../fixtures/basic/", import.meta.url).pathname, join(work.path, "dist"));
     assert.equal(result.code, 0);
     const peaks = [...result.stdout.matchAll(/peak (\d+) MiB/g)].map((match) => Number(match[1]));
-    assert.equal(peaks.length, 9);
+    assert.equal(peaks.length, 11);
     assert.ok(
       peaks.every((peak) => peak > 0 && peak < 400),
       `peaks ${peaks.join(", ")} MiB`,

@@ -10,9 +10,12 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs the build CLI as `npm run build` does (`--check` for `npm run check`), with the given content and dist folders. */
-export async function buildCli(args: string[], contentDir: string, distDir: string): Promise<CliResult> {
-  const env = { ...process.env, CONTENT_DIR: contentDir, DIST_DIR: distDir, BASE_URL: "https://directory.example" };
+/**
+ * Runs the build CLI as `npm run build` does (`--check` for `npm run check`), with the given
+ * content and dist folders (and BASE_URL https://directory.example unless `env` says otherwise).
+ */
+export async function buildCli(args: string[], contentDir: string, distDir: string, env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
+  env = { ...process.env, CONTENT_DIR: contentDir, DIST_DIR: distDir, BASE_URL: "https://directory.example", ...env };
   try {
     const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", "build/cli.ts", ...args], { cwd: ROOT, env });
     return { code: 0, stdout, stderr };

@@ -1,0 +1,162 @@
+import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
+import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
+import { join, relative } from "node:path";
+import { after, before, describe, test } from "node:test";
+import { generateContent } from "../../bench/generate.ts";
+import { cacheDir } from "../../build/cache.ts";
+import { buildCli } from "../helpers/build-cli.ts";
+import { tempDir } from "../helpers/snapshot.ts";
+
+/**
+ * Every file of a snapshot by path, as a digest of its bytes; the manifest without `builtAt`,
+ * the one value that differs between two builds of the same content (when each was built).
+ */
+async function snapshotFiles(dist: string): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  for (const entry of await readdir(dist, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const path = relative(dist, join(entry.parentPath, entry.name));
+    let bytes = await readFile(join(dist, path));
+    if (path === "data/manifest.json") {
+      const { builtAt, ...rest } = JSON.parse(bytes.toString("utf8")) as { builtAt: string };
+      assert.match(builtAt, /^\d{4}-\d\d-\d\dT/);
+      bytes = Buffer.from(JSON.stringify(rest));
+    }
+    files.set(path, createHash("sha256").update(bytes).digest("hex"));
+  }
+  return files;
+}
+
+/** The files in which two snapshots differ: missing from one, or with other bytes. */
+function differences(a: Map<string, string>, b: Map<string, string>): string[] {
+  const paths = new Set([...a.keys(), ...b.keys()]);
+  return [...paths].filter((path) => a.get(path) !== b.get(path)).sort();
+}
+
+describe("incremental builds", () => {
+  let work: { path: string; remove: () => Promise<void> };
+  let content: string;
+  let incremental: string;
+  let clean: string;
+  /** A listing file of the generated content, by its position among them. */
+  let listingFiles: string[];
+
+  before(async () => {
+    work = await tempDir();
+    content = join(work.path, "content");
+    incremental = join(work.path, "dist");
+    clean = join(work.path, "dist-clean");
+    await generateContent(content, 300, 7);
+    listingFiles = [];
+    for (const entry of await readdir(join(content, "businesses"), { recursive: true, withFileTypes: true })) {
+      if (entry.isFile()) listingFiles.push(join(entry.parentPath, entry.name));
+    }
+    listingFiles.sort();
+    const first = await buildCli([], content, incremental);
+    assert.equal(first.code, 0, first.stderr);
+  });
+  after(async () => {
+    await work.remove();
+  });
+
+  /** Builds the content both ways and checks that the incremental snapshot is the clean one. */
+  async function buildBothAndCompare(): Promise<void> {
+    const built = await buildCli([], content, incremental);
+    assert.equal(built.code, 0, built.stderr);
+    const rebuilt = await buildCli(["--clean"], content, clean);
+    assert.equal(rebuilt.code, 0, rebuilt.stderr);
+    assert.deepEqual(differences(await snapshotFiles(incremental), await snapshotFiles(clean)), []);
+  }
+
+  /** A file's text with `from` replaced by `to`, written as a new file (never in place: the editor's way). */
+  async function edit(path: string, from: RegExp, to: string): Promise<void> {
+    const text = await readFile(path, "utf8");
+    assert.match(text, from);
+    await rm(path);
+    await writeFile(path, text.replace(from, to));
+  }
+
+  test("gives the same snapshot as a clean build when nothing changed, keeping every page it had", async () => {
+    const profile = join(incremental, "businesses", listingFiles[0]?.split("/").pop()?.replace(/\.md$/, "") ?? "", "index.md");
+    const approved = await stat(profile).catch(() => null);
+    await buildBothAndCompare();
+    if (approved !== null) assert.equal((await stat(profile)).ino, approved.ino, "an unchanged profile is the previous snapshot's file");
+  });
+
+  test("gives the same snapshot as a clean build after a description is edited", async () => {
+    await edit(listingFiles[1] as string, /\n---\n(.)/, "\n---\nNewly written: $1");
+    await buildBothAndCompare();
+  });
+
+  test("gives the same snapshot as a clean build after a name changes (the listing moves in the order)", async () => {
+    await edit(listingFiles[2] as string, /^name: .*$/m, 'name: "Aaron Aardvark Plumbing"');
+    await buildBothAndCompare();
+  });
+
+  test("gives the same snapshot as a clean build after listings are added, one of them in a new country", async () => {
+    const text = await readFile(listingFiles[3] as string, "utf8");
+    const copy = (id: string) => text.replace(/^id: .*$/m, `id: "${id}"`).replace(/^name: .*$/m, `name: "Zebra Works ${id.slice(0, 4)}"`);
+    await writeFile(join(content, "businesses", "added-one.md"), copy("0b4e28ba-2fa1-41d2-883f-0016d3cca427"));
+    await mkdir(join(content, "businesses", "mt"), { recursive: true });
+    await writeFile(
+      join(content, "businesses", "mt", "added-in-malta.md"),
+      copy("2b4e28ba-2fa1-41d2-883f-0016d3cca427")
+        .replace(/^ {2}country: .*$/m, "  country: MT")
+        .replace(/^status: .*$/m, "status: approved"),
+    );
+    await buildBothAndCompare();
+  });
+
+  test("gives the same snapshot as a clean build after a file is renamed (its slug changes)", async () => {
+    const from = listingFiles[4] as string;
+    const to = from.replace(/\.md$/, "-renamed.md");
+    await rename(from, to);
+    listingFiles[4] = to;
+    await buildBothAndCompare();
+  });
+
+  test("gives the same snapshot as a clean build after listings are deleted, a whole country's among them", async () => {
+    await rm(listingFiles[5] as string);
+    await rm(join(content, "businesses", "mt"), { recursive: true });
+    await buildBothAndCompare();
+  });
+
+  test("gives the same snapshot as a clean build after a status, a service and a place change", async () => {
+    await edit(listingFiles[6] as string, /^status: .*$/m, "status: suspended");
+    await edit(listingFiles[7] as string, /^status: .*$/m, "status: approved");
+    const other = (await readFile(listingFiles[8] as string, "utf8")).match(/^(service: .*\ncategory: .*)$/m)?.[1] ?? "";
+    await edit(listingFiles[9] as string, /^service: .*\ncategory: .*$/m, other);
+    await edit(listingFiles[10] as string, /^ {2}city: .*$/m, "  city: Llanfair");
+    await buildBothAndCompare();
+  });
+
+  test("gives the same snapshot as a clean build after the site and an offering change (every page changes)", async () => {
+    await edit(join(content, "site.md"), /^name: .*$/m, "name: Renamed Directory");
+    const offering = (await readdir(join(content, "offerings"))).find((name) => name.endsWith(".md")) ?? "";
+    await edit(join(content, "offerings", offering), /^description: .*$/m, "description: A new description of this offering.");
+    await buildBothAndCompare();
+  });
+
+  test("gives the same snapshot as a clean build after a file is touched without change", async () => {
+    const later = new Date(Date.now() + 60_000);
+    await utimes(listingFiles[11] as string, later, later);
+    await buildBothAndCompare();
+  });
+
+  test("builds in full, and the same snapshot, when the cache is damaged", async () => {
+    const [file] = await readdir(cacheDir(incremental));
+    await writeFile(join(cacheDir(incremental), file ?? "cache.ndjson"), '{"format":1,"fingerprint":"x"}\n["site.md", 3]\nnot json');
+    await edit(listingFiles[12] as string, /\n---\n(.)/, "\n---\nAgain: $1");
+    await buildBothAndCompare();
+  });
+
+  test("builds in full when BASE_URL changes, and never writes the cache inside dist/", async () => {
+    const other = await buildCli([], content, incremental, { BASE_URL: "https://elsewhere.example" });
+    assert.equal(other.code, 0, other.stderr);
+    assert.match(await readFile(join(incremental, "data", "site.json"), "utf8"), /https:\/\/elsewhere\.example/);
+    await buildBothAndCompare();
+    const inDist = (await readdir(incremental, { recursive: true })).filter((path) => path.includes("cache"));
+    assert.deepEqual(inDist, []);
+  });
+});
