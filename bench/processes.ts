@@ -220,7 +220,8 @@ export async function buildSnapshot(work: string, listings: number, settleSecond
   await settle(work, settleSeconds);
   const warm = warmPageCache(content);
   console.log(`  ${warm.files} content files read in ${warm.seconds.toFixed(1)} s before the build (not timed)`);
-  const build = await timed("build/cli.ts", ["--verbose"], env);
+  // A full build: --clean leaves out what an earlier build of this content cached (bench/edits.ts times an incremental one).
+  const build = await timed("build/cli.ts", ["--verbose", "--clean"], env);
   // The build's stages, for a figure that surprises.
   for (const line of build.stdout.split("\n")) if (/ ms {3}rss /.test(line)) console.log(`    ${line.trim()}`);
   const buildPeakMiB = Math.max(...[...build.stdout.matchAll(/peak (\d+) MiB/g)].map((match) => Number(match[1])));
@@ -243,7 +244,8 @@ const removedMarker = (work: string) => join(work, ".snapshots-removed");
  * known times, away from the builds.
  */
 export async function removeSnapshots(work: string): Promise<void> {
-  const snapshots = (await readdir(work)).filter((name) => /^dist-\d+$/.test(name)).map((name) => join(work, name));
+  // Each snapshot's build cache (build/cache.ts) is beside it: `.dist-N-cache`.
+  const snapshots = (await readdir(work)).filter((name) => /^\.?dist-\d+(-cache)?$/.test(name)).map((name) => join(work, name));
   if (snapshots.length === 0) return;
   await Promise.all(snapshots.map((dist) => rm(dist, { recursive: true, force: true })));
   await run("sync", []);
