@@ -2,56 +2,33 @@ import etag from "etag";
 import { compact } from "./slab.ts";
 
 /**
- * A body written out on first use: `write` makes it whole (what REST sends), `parts` gives the
- * same bytes as consecutive views of bytes held elsewhere (the snapshot's listings), which MCP
- * copies straight into its response: a directory page's listings are then copied once, not into
- * a body and again into the response.
- */
-export interface DeferredBody {
-  readonly write: () => Buffer;
-  readonly parts: () => readonly Buffer[];
-}
-
-/**
  * A successful answer, serialised once: REST sends `body` with `etag` as they are; MCP puts
- * the body in structuredContent and, escaped, in its text copy, each made on first use. Answers
- * are kept (per snapshot, or in the result cache) so a repeated request serialises, encodes and
+ * `value` in structuredContent and `json` in its text copy, each made on first use. Answers are
+ * kept (per snapshot, or in the result cache) so a repeated request serialises, encodes and
  * hashes nothing.
  */
 export class Answer<T> {
+  /** The JSON body in UTF-8, exactly what REST sends. */
+  readonly body: Buffer;
   /** The entity tag of the body (strong: the same tag always means the same bytes). */
   readonly etag: string;
-  #body: Buffer | undefined;
-  readonly #deferred: DeferredBody | undefined;
   #json: string | undefined;
   #value: T | undefined;
   #escaped: Buffer | readonly Buffer[] | (() => readonly Buffer[]) | undefined;
 
   /** `escaped`, when given, makes the parts of `escaped` below faster than escaping the body (see service.ts). */
-  constructor(body: Buffer | DeferredBody, tag: string, value?: T, json?: string, escaped?: () => readonly Buffer[]) {
-    if (Buffer.isBuffer(body)) this.#body = body;
-    else this.#deferred = body;
+  constructor(body: Buffer, tag: string, value?: T, json?: string, escaped?: () => readonly Buffer[]) {
+    this.body = body;
     this.etag = tag;
     this.#value = value;
     this.#json = json;
     this.#escaped = escaped;
   }
 
-  /** The JSON body in UTF-8, exactly what REST sends. */
-  get body(): Buffer {
-    this.#body ??= (this.#deferred as DeferredBody).write();
-    return this.#body;
-  }
-
-  /** The body as consecutive parts: the body itself once written, or its deferred parts. */
-  bodyParts(): readonly Buffer[] {
-    return this.#body === undefined && this.#deferred !== undefined ? this.#deferred.parts() : [this.body];
-  }
-
   /** This answer with its body in memory of its own (see slab.ts), for keeping. */
   compacted(): Answer<T> {
     const body = compact(this.body);
-    if (body === this.#body && this.#deferred === undefined) return this;
+    if (body === this.body) return this;
     const escaped = this.#escaped;
     return new Answer(body, this.etag, this.#value, this.#json, typeof escaped === "function" ? escaped : undefined);
   }

@@ -70,6 +70,7 @@ function pageSearch(query: PageSearch): NormalizedSearch {
 }
 
 const ITEMS_START = '{"items":[';
+const ITEMS_START_BYTES = Buffer.from(ITEMS_START);
 const COMMA = Buffer.from(",");
 
 /** What follows a directory page's listings. */
@@ -95,19 +96,6 @@ function pageBody(directory: Directory, page: RankedPage): Buffer {
   }
   body.write(end, at);
   return body;
-}
-
-const ITEMS_START_BYTES = Buffer.from(ITEMS_START);
-
-/** A directory page's body as parts: its opening, the listings' JSON as the snapshot holds it, commas, its closing fields. */
-function pageParts(directory: Directory, page: RankedPage): Buffer[] {
-  const parts: Buffer[] = [ITEMS_START_BYTES];
-  for (const [i, rank] of page.ranks.entries()) {
-    if (i > 0) parts.push(COMMA);
-    parts.push(listingJson(directory, rank));
-  }
-  parts.push(Buffer.from(pageEnd(page), "latin1"));
-  return parts;
 }
 
 /** The memory the escaped copies of listings (MCP's text copies) may hold per directory, in bytes. */
@@ -153,8 +141,12 @@ function escapedPageParts(directory: Directory, page: RankedPage): Buffer[] {
   return parts;
 }
 
-/** How many offerings search answers a snapshot keeps (one per set of offerings found, whatever q found it). */
-const OFFERING_LISTS = 256;
+/**
+ * How many offerings search answers a snapshot keeps (one per set of offerings found, whatever q
+ * found it); past that many sets it starts over. At most the whole catalog each (27 KB of JSON
+ * for the sample's 12), and as much again for MCP's text copy once asked for.
+ */
+const OFFERING_LISTS = 64;
 
 /** The answers that depend only on the snapshot, made once for it. */
 class SnapshotAnswers {
@@ -269,9 +261,7 @@ export class CatalogService {
       // The same snapshot and the same search always give the same bytes: the tag needs no hashing of the body.
       const tag = `"${this.current().manifest.version}-${fingerprint(key)}"`;
       const page = searchDirectory(directory, search);
-      // REST writes the body whole; MCP copies its parts straight into the tool's response.
-      const body = { write: () => pageBody(directory, page), parts: () => pageParts(directory, page) };
-      return new Answer<DirectoryPage>(body, tag, undefined, undefined, () => escapedPageParts(directory, page));
+      return new Answer<DirectoryPage>(pageBody(directory, page), tag, undefined, undefined, () => escapedPageParts(directory, page));
     });
   }
 

@@ -27,9 +27,9 @@ export function toolResponseFrame(fields: string): ToolResponseFrame {
 
 /**
  * A tool's outcome as the JSON-RPC response, in the era's `frame`; `fields` is the era's result
- * fields for an error result. A successful answer's JSON (the REST body's parts) is spliced in
- * as bytes, as structuredContent and, escaped, as the text copy: it is neither parsed nor
- * serialised again, nor decoded as UTF-8, and each listing is copied once, into the response.
+ * fields for an error result. A successful answer's JSON (the REST body, made once) is spliced
+ * in as bytes, as structuredContent and, escaped, as the text copy: it is neither parsed nor
+ * serialised again, nor decoded as UTF-8.
  */
 export function toolResponse(id: string | number, outcome: ToolOutcome, frame: ToolResponseFrame, fields: string): string | Buffer {
   if (outcome.kind === "error") {
@@ -38,12 +38,12 @@ export function toolResponse(id: string | number, outcome: ToolOutcome, frame: T
   }
   const { answer } = outcome;
   const escaped = answer.escapedParts();
-  const body = answer.bodyParts();
+  const { body } = answer;
   const idJson = typeof id === "number" ? String(id) : JSON.stringify(id);
   const toStructured = outcome.listingText ? frame.toStructured.withNotice : frame.toStructured.plain;
   let length = RESPONSE_START.length + Buffer.byteLength(idJson) + frame.toText.length + toStructured.length + RESPONSE_END.length;
   for (const part of escaped) length += part.length;
-  for (const part of body) length += part.length;
+  length += body.length;
   const response = allocateBody(length);
   // TypedArray set throughout: Buffer#copy's argument handling costs more than copying a listing.
   response.set(RESPONSE_START, 0);
@@ -57,10 +57,8 @@ export function toolResponse(id: string | number, outcome: ToolOutcome, frame: T
   }
   response.set(toStructured, at);
   at += toStructured.length;
-  for (const part of body) {
-    response.set(part, at);
-    at += part.length;
-  }
+  response.set(body, at);
+  at += body.length;
   response.set(RESPONSE_END, at);
   return response;
 }
