@@ -15,10 +15,16 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { freePort } from "../test/helpers/ports.ts";
 import { type Snapshot, start, stop, timed } from "./processes.ts";
 
-/** The editor's waits, in seconds: each the edit's, then its undoing's. */
+/** Seconds for an edit, then for its undoing (an object, not a pair: Biome formats the results file's short arrays its own way). */
+interface EditAndUndo {
+  readonly edit: number;
+  readonly undo: number;
+}
+
+/** The editor's waits. */
 export interface EditTimes {
-  readonly rebuildSeconds: readonly number[];
-  readonly devServedSeconds: readonly number[];
+  readonly rebuildSeconds: EditAndUndo;
+  readonly devServedSeconds: EditAndUndo;
   /** `npm run serve` on the built snapshot, from the command to the first directory search answered. */
   readonly npmServeReadySeconds: number;
 }
@@ -106,5 +112,6 @@ export async function measureEdits(snapshot: Snapshot): Promise<EditTimes> {
   const serve = await start(["run", "--silent", "serve"], env, `${url}/api/directory?limit=1`, { command: "npm" });
   await stop(serve.child);
   console.log(`  npm run serve answered ${serve.seconds.toFixed(2)} s after the command`);
-  return { rebuildSeconds, devServedSeconds, npmServeReadySeconds: serve.seconds };
+  const pair = ([edit = Number.NaN, undo = Number.NaN]: number[]) => ({ edit, undo });
+  return { rebuildSeconds: pair(rebuildSeconds), devServedSeconds: pair(devServedSeconds), npmServeReadySeconds: serve.seconds };
 }

@@ -110,14 +110,15 @@ function table(results: readonly SizeResult[]): string {
   );
   const edited = results.filter((size) => size.edits !== undefined);
   if (edited.length > 0) {
-    const both = (seconds: readonly number[]) => seconds.map((each) => each.toFixed(1)).join(", ");
+    const both = (seconds: { readonly edit: number; readonly undo: number } | undefined) =>
+      `${fixed(seconds?.edit ?? Number.NaN, 1)}, ${fixed(seconds?.undo ?? Number.NaN, 1)}`;
     lines.push(
       "",
       "| listings | one-edit rebuild s (edit, undo) | npm run dev: save to served s (edit, undo) | npm run serve: command to answer s |",
       "| ---: | ---: | ---: | ---: |",
       ...edited.map(
         ({ listings, edits }) =>
-          `| ${listings.toLocaleString("en")} | ${both(edits?.rebuildSeconds ?? [])} | ${both(edits?.devServedSeconds ?? [])} | ${fixed(edits?.npmServeReadySeconds ?? Number.NaN, 2)} |`,
+          `| ${listings.toLocaleString("en")} | ${both(edits?.rebuildSeconds)} | ${both(edits?.devServedSeconds)} | ${fixed(edits?.npmServeReadySeconds ?? Number.NaN, 2)} |`,
       ),
     );
   }
