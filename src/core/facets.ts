@@ -109,28 +109,3 @@ function counted(columns: Columns, sets: readonly RankSet[], count: number): Dir
   for (const facet of FACETS) facets[facet] = topValues(columns[facet].values, counts[facet]);
   return facets;
 }
-
-/** What the directory page's narrowing shows of a search: its total, and its top services and countries. */
-export type NarrowingCounts = Pick<DirectoryFacets, "total" | "service" | "country">;
-
-/**
- * The total and the facets by service and by country of what a search matches, exactly as
- * facetDirectory counts them, without counting the two facets the page does not show.
- */
-export function narrowingCounts(directory: Directory, search: NormalizedSearch): NarrowingCounts {
-  const sets = conditionSets(directory, search);
-  if (sets === null) return NONE;
-  const { columns, whole } = tableOf(directory);
-  if (sets.length === 0) return whole;
-  const service = columns.service.ofRank;
-  const country = columns.country.ofRank;
-  const byService = new Uint32Array(columns.service.values.length);
-  const byCountry = new Uint32Array(columns.country.values.length);
-  let total = 0;
-  visitIntersection(sets, directory.index.count, (rank) => {
-    total += 1;
-    byService[service[rank] as number] = (byService[service[rank] as number] as number) + 1;
-    byCountry[country[rank] as number] = (byCountry[country[rank] as number] as number) + 1;
-  });
-  return { total, service: topValues(columns.service.values, byService), country: topValues(columns.country.values, byCountry) };
-}

@@ -21,7 +21,7 @@ import {
   searchDirectory,
 } from "./directory.ts";
 import { businessNotFound, directoryUnavailable, offeringNotFound, snapshotUnavailable } from "./errors.ts";
-import { facetDirectory, type NarrowingCounts, narrowingCounts } from "./facets.ts";
+import { facetDirectory } from "./facets.ts";
 import { allocateBody } from "./slab.ts";
 
 export interface ServiceOptions {
@@ -271,12 +271,13 @@ export class CatalogService {
   }
 
   /**
-   * The directory page's narrowing: a search's total and its counts by service and by country,
-   * as directoryFacets counts them. With the result cache on, its kept facets are reused.
+   * The directory page's narrowing: a search's facets, counted as directoryFacets counts them but
+   * not serialised (the page shows the total and the services and countries). With the result
+   * cache on, its kept facets are reused.
    */
-  narrowingCounts(query: DirectoryFacetsQuery & Pick<PageSearch, "service">): NarrowingCounts {
+  narrowingCounts(query: DirectoryFacetsQuery & Pick<PageSearch, "service">): DirectoryFacets {
     if (this.#cache !== null) return this.directoryFacets(query).value;
-    return narrowingCounts(this.directory(), normalizeSearch({ ...query, limit: 1, offset: 0 }));
+    return facetDirectory(this.directory(), normalizeSearch({ ...query, limit: 1, offset: 0 }));
   }
 
   /** Counts of what a search matches (contract §4, Facets): its exact total and the top values of each facet. */

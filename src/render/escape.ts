@@ -12,10 +12,11 @@ const HTML_ESCAPES: Readonly<Record<string, string>> = {
 };
 
 const HTML_SPECIAL = /[&<>"']/;
+const HTML_SPECIALS = new RegExp(HTML_SPECIAL.source, "g");
 
 /** Text for HTML element content or a double-quoted attribute value (most text has nothing to escape, and is returned as it is). */
 export function escapeHtml(text: string): string {
-  return HTML_SPECIAL.test(text) ? text.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char] ?? char) : text;
+  return HTML_SPECIAL.test(text) ? text.replace(HTML_SPECIALS, (char) => HTML_ESCAPES[char] ?? char) : text;
 }
 
 /**
