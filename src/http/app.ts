@@ -2,7 +2,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController
 import { CACHE_CONTROL_SUCCESS, DIRECTORY_API_PATH, MCP_MAX_MESSAGE_BYTES, MCP_PATH, OFFERINGS_API_PATH } from "../contract.ts";
 import { invalidParameter, malformedRequest, offeringNotFound } from "../core/errors.ts";
 import type { CatalogService } from "../core/service.ts";
-import { REQUEST_VALIDATION } from "../schemas/ajv.ts";
+import { AJV_OPTIONS, REQUEST_VALIDATION } from "../schemas/ajv.ts";
 import { DIRECTORY_RULES } from "../schemas/parameters.ts";
 import { registerCaching } from "./caching.ts";
 import { clientErrorHandler, isApiPath, registerErrorHandling, registerNotFound, sendError } from "./errors.ts";
@@ -80,7 +80,7 @@ export async function buildHttpApp({
       return sendError(reply, malformedRequest());
     },
     // Integers are read from query strings by src/http/rest.ts, which accepts decimal digits only.
-    ajv: { customOptions: REQUEST_VALIDATION },
+    ajv: { customOptions: { ...AJV_OPTIONS, ...REQUEST_VALIDATION } },
   });
 
   observe?.(app);

@@ -1,4 +1,4 @@
-import { createHash, webcrypto } from "node:crypto";
+import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -40,6 +40,14 @@ const ajv = createAjv();
 const validateOfferings = ajv.compile({ type: "array", maxItems: MAX_OFFERINGS, items: OfferingSchema });
 const validateSite = ajv.compile<SiteInfo>(SiteInfoSchema);
 
+const missing = (path: string) => new SnapshotError(`${path} is missing or unreadable; run \`npm run build\`.`);
+
+/** A snapshot file whose bytes are not those the manifest describes. */
+const notTheFile = (file: SnapshotFile) =>
+  new SnapshotError(
+    `${SNAPSHOT_FILES[file]} is not the file the manifest describes (damaged, or from another build); run \`npm run build\`.`,
+  );
+
 /** A snapshot file's bytes, checked against the size and SHA-256 the manifest gives for it. */
 async function readVerified(distDir: string, manifest: Manifest, file: (typeof VERIFIED_FILES)[number]): Promise<Buffer> {
   const path = snapshotPath(distDir, file);
@@ -47,15 +55,13 @@ async function readVerified(distDir: string, manifest: Manifest, file: (typeof V
   try {
     bytes = await readFile(path);
   } catch {
-    throw new SnapshotError(`${path} is missing or unreadable; run \`npm run build\`.`);
+    throw missing(path);
   }
   const expected = manifest.files[file];
-  // Web Crypto's digest runs on libuv's thread pool: hashing 70 MB (700 MB at a million listings)
-  // does not hold the main thread, which meanwhile loads the application's modules.
-  if (bytes.length !== expected.bytes || Buffer.from(await webcrypto.subtle.digest("SHA-256", bytes)).toString("hex") !== expected.sha256) {
-    throw new SnapshotError(
-      `${SNAPSHOT_FILES[file]} is not the file the manifest describes (damaged, or from another build); run \`npm run build\`.`,
-    );
+  // createHash, not Web Crypto's digest: on Node.js 20 here the latter took 1.3 s for the 72 MB of
+  // 100,000 listings, against 86 ms (SHA-NI), and its copy of the bytes stayed resident.
+  if (bytes.length !== expected.bytes || createHash("sha256").update(bytes).digest("hex") !== expected.sha256) {
+    throw notTheFile(file);
   }
   return bytes;
 }
@@ -143,24 +149,20 @@ async function fileSha256(path: string): Promise<string> {
 async function loadListings(distDir: string, manifest: Manifest, count: number, bytes: Promise<Buffer> | null): Promise<ListingStore> {
   const path = snapshotPath(distDir, "businessesNdjson");
   const expected = manifest.files.businessesNdjson;
-  const notTheFile = () =>
-    new SnapshotError(
-      `${SNAPSHOT_FILES.businessesNdjson} is not the file the manifest describes (damaged, or from another build); run \`npm run build\`.`,
-    );
   try {
     if (bytes !== null) return listingStore(await bytes, count);
     let loaded: Awaited<ReturnType<typeof listingStoreOnDisk>>;
     try {
       loaded = await listingStoreOnDisk(path, count);
     } catch (error) {
-      if (!(error instanceof ListingShapeError)) throw new SnapshotError(`${path} is missing or unreadable; run \`npm run build\`.`);
+      if (!(error instanceof ListingShapeError)) throw missing(path);
       // As for a file held whole, a file that is not the manifest's is reported as such first.
-      if ((await fileSha256(path).catch(() => "")) !== expected.sha256) throw notTheFile();
+      if ((await fileSha256(path).catch(() => "")) !== expected.sha256) throw notTheFile("businessesNdjson");
       throw error;
     }
     if (loaded.store.lineStarts[count] !== expected.bytes || loaded.sha256 !== expected.sha256) {
       closeListingStore(loaded.store);
-      throw notTheFile();
+      throw notTheFile("businessesNdjson");
     }
     return loaded.store;
   } catch (error) {
@@ -226,7 +228,7 @@ export async function loadSnapshot(distDir: string, options: LoadOptions = {}): 
   try {
     manifestText = await readFile(snapshotPath(distDir, "manifest"), "utf8");
   } catch {
-    throw new SnapshotError(`${snapshotPath(distDir, "manifest")} is missing or unreadable; run \`npm run build\`.`);
+    throw missing(snapshotPath(distDir, "manifest"));
   }
   let manifestJson: unknown;
   try {
