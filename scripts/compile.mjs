@@ -1,11 +1,11 @@
 /**
  * `npm run compile`: compiles the server (src/ → server/, tsconfig.build.json) and marks when,
- * in server/.compiled. `npm run serve` runs this with --if-stale first, which compiles only when
- * a source is newer than that mark (or there is no compiled server), so that a current server is
- * started at once: a check of the sources' times takes milliseconds, where tsc, even with nothing
- * to do, took seconds. Without TypeScript (a production install: `npm ci --omit=dev`) or without
- * src/ (the container's runtime stage) there is nothing to compile from, and --if-stale does
- * nothing. Plain JavaScript, so that it starts without tsx.
+ * in server/.compiled. `npm run serve` (scripts/serve.mjs) calls compileIfStale first, which
+ * compiles only when a source is newer than that mark (or there is no compiled server), so that a
+ * current server is started at once: a check of the sources' times takes milliseconds, where tsc,
+ * even with nothing to do, took seconds. Without TypeScript (a production install:
+ * `npm ci --omit=dev`) or without src/ (the container's runtime stage) there is nothing to compile
+ * from, and compileIfStale does nothing. Plain JavaScript, so that it starts without tsx.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync, utimesSync, writeFileSync } from "node:fs";
@@ -67,12 +67,16 @@ function compile(root) {
   return 0;
 }
 
-/** @param {readonly string[]} args */
-function main(args) {
-  if (!args.includes("--if-stale")) return compile(ROOT);
-  const canCompile = existsSync(join(ROOT, "src")) && existsSync(join(ROOT, "node_modules", "typescript"));
-  if (!canCompile || compiledIsCurrent(ROOT)) return 0;
-  return compile(ROOT);
+/**
+ * Compiles the server in `root` when it can and a source is newer than the compiled server; the
+ * exit code (0 when there was nothing to do).
+ * @param {string} root
+ * @returns {number}
+ */
+export function compileIfStale(root) {
+  const canCompile = existsSync(join(root, "src")) && existsSync(join(root, "node_modules", "typescript"));
+  if (!canCompile || compiledIsCurrent(root)) return 0;
+  return compile(root);
 }
 
-if (process.argv[1] === new URL(import.meta.url).pathname) process.exitCode = main(process.argv.slice(2));
+if (process.argv[1] === new URL(import.meta.url).pathname) process.exitCode = compile(ROOT);

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
@@ -42,5 +43,22 @@ test("npm run serve starts a server compiled after every source at once, and com
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
+  }
+});
+
+test("npm run serve runs a current compiled server in its own process: one Node.js start, no compile", () => {
+  const root = checkout({ source: 2_000, tsconfig: 1_000, mark: 3_000 });
+  try {
+    mkdirSync(join(root, "scripts"));
+    for (const script of ["serve.mjs", "compile.mjs"])
+      copyFileSync(new URL(`../../scripts/${script}`, import.meta.url), join(root, "scripts", script));
+    // The stand-in server says which process runs it; no TypeScript here, so a compile would fail.
+    writeFileSync(join(root, "server", "server.js"), "console.log(process.pid);\n");
+    utimesSync(join(root, "server", "server.js"), 1_000, 1_000);
+    const run = spawnSync(process.execPath, ["scripts/serve.mjs"], { cwd: root, encoding: "utf8" });
+    assert.equal(run.status, 0, run.stderr);
+    assert.equal(run.stdout, `${run.pid}\n`);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
   }
 });
