@@ -142,7 +142,11 @@ async function main(): Promise<number> {
     return 0;
   }
   const previousPages = cache.pageInputs(config.distDir);
-  const { version, files, pages } = await writeSnapshot(config.distDir, model, { builtAt: new Date(), stage, previousPages });
+  const { version, files, pages, lineHashes } = await writeSnapshot(config.distDir, model, { builtAt: new Date(), stage, previousPages });
+  for (const [rank, { file, cached, paging }] of model.listingSources.entries()) {
+    const lineSha256 = lineHashes[rank] ?? "";
+    if (cached?.lineSha256 !== lineSha256 || cached.paging !== paging) cache.keepListing(file, { lineSha256, paging });
+  }
   await cache.save(pages);
   stage("save the cache");
   const ms = Math.round(performance.now() - startedAt);

@@ -60,6 +60,8 @@ export interface WrittenSnapshot {
   readonly pages: PageInputs;
   /** How many of its files were kept from the previous snapshot rather than written. */
   readonly kept: number;
+  /** The SHA-256 of each listing's public line, by rank. */
+  readonly lineHashes: readonly string[];
 }
 
 /** Writes files under a folder, one at a time, creating each folder once. */
@@ -240,7 +242,7 @@ async function writeFiles(
 
   const paging = listsPaging(model, index);
   const summary = directorySummary(index, paging);
-  const inputs = nextInputs([model.baseUrl, model.site], model.businesses, lines, index, summary);
+  const inputs = nextInputs([model.baseUrl, model.site], model.businesses, lines, model.listingSources, index, summary);
   const reuse =
     previousPages !== undefined && previousPages !== null && previousPages.pages === inputs.pages
       ? new PageReuse(previousPages, inputs)
@@ -333,7 +335,7 @@ export async function writeSnapshot(distDir: string, model: Model, options: Writ
       profiles: inputs.profiles,
       listFolders: inputs.listFolders,
     };
-    return { version: manifest.version, files, pages, kept: reuse?.keptFiles ?? 0 };
+    return { version: manifest.version, files, pages, kept: reuse?.keptFiles ?? 0, lineHashes: inputs.lineHashes };
   } finally {
     await remove(staging);
     await remove(fresh);

@@ -69,6 +69,12 @@ describe("incremental builds", () => {
     assert.deepEqual(differences(await snapshotFiles(incremental), await snapshotFiles(clean)), []);
   }
 
+  /** The cache's files by name, each with its inode (a file written again is a new one, renamed over the old). */
+  async function cacheFiles(): Promise<Map<string, number>> {
+    const names = (await readdir(cacheDir(incremental))).sort();
+    return new Map(await Promise.all(names.map(async (name) => [name, (await stat(join(cacheDir(incremental), name))).ino] as const)));
+  }
+
   /** A file's text with `from` replaced by `to`, written as a new file (never in place: the editor's way). */
   async function edit(path: string, from: RegExp, to: string): Promise<void> {
     const text = await readFile(path, "utf8");
@@ -144,10 +150,28 @@ describe("incremental builds", () => {
     await buildBothAndCompare();
   });
 
-  test("builds in full, and the same snapshot, when the cache is damaged", async () => {
-    const [file] = await readdir(cacheDir(incremental));
-    await writeFile(join(cacheDir(incremental), file ?? "cache.ndjson"), '{"format":1,"fingerprint":"x"}\n["site.md", 3]\nnot json');
+  test("rewrites only the cache's pages file and the segment of the one file edited", async () => {
+    await buildBothAndCompare(); // Files edited just before the last build are read again once, and their entries then rewritten.
+    const before = await cacheFiles();
+    await edit(listingFiles[13] as string, /\n---\n(.)/, "\n---\nOnce more: $1");
+    await buildBothAndCompare();
+    const after = await cacheFiles();
+    assert.deepEqual([...after.keys()], [...before.keys()]);
+    const rewritten = [...after].filter(([name, ino]) => before.get(name) !== ino).map(([name]) => name);
+    assert.equal(rewritten.length, 2, rewritten.join(", "));
+    assert.ok(rewritten.includes("pages.json"));
+  });
+
+  test("gives the same snapshot as a clean build when a segment of the cache is damaged", async () => {
+    const segment = (await readdir(cacheDir(incremental))).find((name) => name.startsWith("files-")) ?? "";
+    await writeFile(join(cacheDir(incremental), segment), '{"format":2,"fingerprint":"x"}\n["site.md", 3]\nnot json');
     await edit(listingFiles[12] as string, /\n---\n(.)/, "\n---\nAgain: $1");
+    await buildBothAndCompare();
+  });
+
+  test("builds in full, and the same snapshot, when every file of the cache is damaged", async () => {
+    for (const name of await readdir(cacheDir(incremental))) await writeFile(join(cacheDir(incremental), name), "not json\n[3]\n");
+    await edit(listingFiles[14] as string, /\n---\n(.)/, "\n---\nAnd again: $1");
     await buildBothAndCompare();
   });
 
