@@ -17,17 +17,24 @@ const SEGMENTS = 64;
 /** Segment files are `files-00.ndjson` … `files-63.ndjson`. */
 const segmentName = (segment: number) => `files-${String(segment).padStart(2, "0")}.ndjson`;
 
+/** The segment file that keeps the entry of `file` (a path relative to the content folder). */
+export const segmentFile = (file: string) => segmentName(segmentOf(file));
+
 /** The segment a content file's entry is kept in (FNV-1a of its path). */
-export function segmentOf(file: string): number {
+function segmentOf(file: string): number {
   let hash = 0x811c9dc5;
   for (let i = 0; i < file.length; i += 1) hash = Math.imul(hash ^ file.charCodeAt(i), 0x01000193);
   return (hash >>> 0) % SEGMENTS;
 }
 
 /** One entry as read: the parsed value and the line it was read from (written again as it is while it is kept). */
-export interface StoredEntry<T> {
+export class StoredEntry<T> {
   readonly entry: T;
-  readonly line: Buffer;
+  readonly line: string;
+  constructor(entry: T, line: string) {
+    this.entry = entry;
+    this.line = line;
+  }
 }
 
 /** The entries of every segment whose header is `header`, by path, and how many entries each segment held (-1: unusable). */
@@ -48,18 +55,16 @@ export function readSegments<T>(dir: string, header: string): { entries: Map<str
 
 /** Adds a segment's entries to `entries`; returns how many it held; throws when it is not a segment with this header. */
 function readSegment<T>(path: string, header: string, entries: Map<string, StoredEntry<T>>): number {
-  const bytes = readFileSync(path);
-  let start = bytes.indexOf(10);
-  if (start === -1 || bytes.toString("utf8", 0, start) !== header) throw new Error("not a segment of this cache");
+  // As one string split into lines: a Buffer.indexOf and a decoding per line were 1.7 s of a loaded incremental build's profile.
+  const lines = readFileSync(path, "utf8").split("\n");
+  if (lines[0] !== header) throw new Error("not a segment of this cache");
   const found: [string, StoredEntry<T>][] = [];
-  for (start += 1; start < bytes.length; ) {
-    let end = bytes.indexOf(10, start);
-    if (end === -1) end = bytes.length;
-    const line = bytes.subarray(start, end);
-    const [file, entry] = JSON.parse(line.toString("utf8")) as [string, T];
+  for (let at = 1; at < lines.length; at += 1) {
+    const line = lines[at] as string;
+    if (line === "") continue;
+    const [file, entry] = JSON.parse(line) as [string, T];
     if (typeof file !== "string") throw new Error("not a segment");
-    found.push([file, { entry, line }]);
-    start = end + 1;
+    found.push([file, new StoredEntry(entry, line)]);
   }
   for (const [file, stored] of found) entries.set(file, stored);
   return found.length;
@@ -68,7 +73,7 @@ function readSegment<T>(path: string, header: string, entries: Map<string, Store
 /** Collects what a build keeps, segment by segment, and writes the segments that changed. */
 export class SegmentWriter<T> {
   /** Per segment, by path: a line read from the previous cache (kept as it is) or a new entry. */
-  readonly #segments = Array.from({ length: SEGMENTS }, () => new Map<string, T | Buffer>());
+  readonly #segments = Array.from({ length: SEGMENTS }, () => new Map<string, T | StoredEntry<T>>());
   /** Per segment, whether it holds an entry that is not a previous line. */
   readonly #changed = new Array<boolean>(SEGMENTS).fill(false);
   readonly #previousCounts: readonly number[];
@@ -78,13 +83,13 @@ export class SegmentWriter<T> {
     this.#previousCounts = previousCounts ?? new Array<number>(SEGMENTS).fill(-1);
   }
 
-  set(file: string, value: T | Buffer): void {
+  set(file: string, value: T | StoredEntry<T>): void {
     const segment = segmentOf(file);
     this.#segments[segment]?.set(file, value);
-    if (!Buffer.isBuffer(value)) this.#changed[segment] = true;
+    if (!(value instanceof StoredEntry)) this.#changed[segment] = true;
   }
 
-  get(file: string): T | Buffer | undefined {
+  get(file: string): T | StoredEntry<T> | undefined {
     return this.#segments[segmentOf(file)]?.get(file);
   }
 
@@ -98,7 +103,8 @@ export class SegmentWriter<T> {
       const name = segmentName(segment);
       const newline = Buffer.from("\n");
       const lines: Buffer[] = [Buffer.from(header), newline];
-      for (const [file, entry] of entries) lines.push(Buffer.isBuffer(entry) ? entry : Buffer.from(serialise(file, entry)), newline);
+      for (const [file, entry] of entries)
+        lines.push(Buffer.from(entry instanceof StoredEntry ? entry.line : serialise(file, entry)), newline);
       writeAtomically(dir, name, lines);
     }
   }

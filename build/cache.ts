@@ -4,7 +4,7 @@ import { mkdir } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import type { PagingLengths } from "../src/render/list-paging.ts";
 import { SNAPSHOT_FILES } from "../src/snapshot/files.ts";
-import { readSegments, removeLeftovers, SegmentWriter, type StoredEntry, writeAtomically } from "./cache-files.ts";
+import { readSegments, removeLeftovers, SegmentWriter, StoredEntry, writeAtomically } from "./cache-files.ts";
 
 /**
  * What a build keeps for the next one (incremental builds, `npm run build` without `--clean`):
@@ -134,7 +134,7 @@ export class BuildCache {
   readonly #header: string;
   readonly #previous: ReadonlyMap<string, StoredEntry<CachedFile>>;
   readonly #pages: PageInputs | null;
-  /** What this build read: an entry, or the previous cache's line for an unchanged file. */
+  /** What this build read: an entry, or the previous cache's entry (with its line) for an unchanged file. */
   readonly #files: SegmentWriter<CachedFile>;
   /** Why the previous cache is not used, for --verbose; null when it is. */
   readonly unused: string | null;
@@ -186,7 +186,7 @@ export class BuildCache {
   /** Records what this build read from `file` (for a file unchanged, the very entry `file()` gave). */
   keep(file: string, entry: CachedFile): void {
     const previous = this.#previous.get(file);
-    this.#files.set(file, previous?.entry === entry ? previous.line : entry);
+    this.#files.set(file, previous?.entry === entry ? previous : entry);
   }
 
   /**
@@ -211,7 +211,7 @@ export class BuildCache {
   /** Records what this build made of the approved listing in `file` (which it read). */
   keepListing(file: string, listing: CachedListing): void {
     const kept = this.#files.get(file);
-    const entry = Buffer.isBuffer(kept) ? this.#previous.get(file)?.entry : kept;
+    const entry = kept instanceof StoredEntry ? kept.entry : kept;
     if (entry !== undefined) this.#files.set(file, { ...entry, listing });
   }
 

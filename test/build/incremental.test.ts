@@ -5,6 +5,7 @@ import { join, relative } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { generateContent } from "../../bench/generate.ts";
 import { cacheDir } from "../../build/cache.ts";
+import { segmentFile } from "../../build/cache-files.ts";
 import { buildCli } from "../helpers/build-cli.ts";
 import { tempDir } from "../helpers/snapshot.ts";
 
@@ -151,15 +152,22 @@ describe("incremental builds", () => {
   });
 
   test("rewrites only the cache's pages file and the segment of the one file edited", async () => {
-    await buildBothAndCompare(); // Files edited just before the last build are read again once, and their entries then rewritten.
+    // Files edited just before the last build are read again once, and their entries then rewritten.
+    await buildBothAndCompare();
     const before = await cacheFiles();
-    await edit(listingFiles[13] as string, /\n---\n(.)/, "\n---\nOnce more: $1");
+    const edited = listingFiles[13] as string;
+    await edit(edited, /\n---\n(.)/, "\n---\nOnce more: $1");
     await buildBothAndCompare();
     const after = await cacheFiles();
     assert.deepEqual([...after.keys()], [...before.keys()]);
     const rewritten = [...after].filter(([name, ino]) => before.get(name) !== ino).map(([name]) => name);
-    assert.equal(rewritten.length, 2, rewritten.join(", "));
-    assert.ok(rewritten.includes("pages.json"));
+    const segment = (path: string) => segmentFile(relative(content, path));
+    // The file touched with a time in the future is read again, and its entry rewritten, until that time is past.
+    const touched = segment(listingFiles[11] as string);
+    assert.deepEqual(
+      rewritten.filter((name) => name !== touched),
+      [segment(edited), "pages.json"].sort(),
+    );
   });
 
   test("gives the same snapshot as a clean build when a segment of the cache is damaged", async () => {
