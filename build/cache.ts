@@ -1,8 +1,10 @@
 import { createHash } from "node:crypto";
-import { closeSync, openSync, readdirSync, readFileSync, writeSync } from "node:fs";
-import { mkdir, rename, rm } from "node:fs/promises";
+import { readdirSync, readFileSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
+import type { PagingLengths } from "../src/render/list-paging.ts";
 import { SNAPSHOT_FILES } from "../src/snapshot/files.ts";
+import { readSegments, removeLeftovers, SegmentWriter, StoredEntry, writeAtomically } from "./cache-files.ts";
 
 /**
  * What a build keeps for the next one (incremental builds, `npm run build` without `--clean`):
@@ -19,7 +21,7 @@ import { SNAPSHOT_FILES } from "../src/snapshot/files.ts";
  */
 
 /** Bump when the cache's layout or meaning changes. */
-const CACHE_FORMAT_VERSION = 1;
+const CACHE_FORMAT_VERSION = 2;
 
 /** One content file as the last build read it. */
 export interface CachedFile {
@@ -34,6 +36,20 @@ export interface CachedFile {
   /** The front matter as parsed, without `private` (never published, never checked past its type). */
   readonly data: Record<string, unknown>;
   readonly body: string;
+  /** For an approved listing, what the build made of it, once it has (kept while the file's bytes are the same). */
+  readonly listing?: CachedListing;
+}
+
+/**
+ * What an approved listing gives every build while its file is the same (and the code and
+ * BASE_URL, which a cache is for): work per listing that an incremental build would otherwise do
+ * again for 100,000 listings to find that one changed.
+ */
+export interface CachedListing {
+  /** SHA-256 of its public JSON line (a line of businesses.ndjson): whether its profile page is kept. */
+  readonly lineSha256: string;
+  /** How long it is in its lists' pages and llms.txt indexes (src/render/list-paging.ts). */
+  readonly paging: PagingLengths;
 }
 
 /**
@@ -51,17 +67,16 @@ export interface PageInputs {
   readonly listFolders: Record<string, string>;
 }
 
-/** The cache file's first line; then one line per content file, `[file, CachedFile]`. */
+/** What every file of the cache starts with: which build's cache it is. */
 interface CacheHeader {
   readonly format: number;
   readonly fingerprint: string;
   readonly baseUrl: string;
-  readonly pages: PageInputs | null;
 }
 
-interface CacheFile extends CacheHeader {
-  /** Each file's entry, with the line it was read from (written again as it is while the file is unchanged). */
-  readonly files: ReadonlyMap<string, { readonly entry: CachedFile; readonly line: Buffer }>;
+/** The pages file: the header and what the pages of the snapshot were made from. */
+interface PagesFile extends CacheHeader {
+  readonly pages: PageInputs | null;
 }
 
 /** A file changed less than this before the build started may change again unseen within its timestamp's tick. */
@@ -75,7 +90,11 @@ export function cacheDir(distDir: string): string {
   return join(dirname(target), `.${basename(target)}-cache`);
 }
 
-const CACHE_FILE = "cache.ndjson";
+/** What the pages were made from; the files' entries are in segments (build/cache-files.ts). */
+const PAGES_FILE = "pages.json";
+
+/** The single file format 1 kept everything in. */
+const FORMAT_1_FILE = "cache.ndjson";
 
 /**
  * A digest of the build's own code and its dependencies' versions: a cache written by other code
@@ -111,59 +130,94 @@ function codeFingerprint(): string {
 /** The previous build's cache, and what this build records for the next. */
 export class BuildCache {
   readonly #dir: string;
-  readonly #fingerprint: string;
-  readonly #baseUrl: string;
-  readonly #previous: CacheFile | null;
-  /** What this build read: an entry, or the previous cache's line for an unchanged file. */
-  readonly #files = new Map<string, CachedFile | Buffer>();
+  /** The header line of every file this cache writes. */
+  readonly #header: string;
+  readonly #previous: ReadonlyMap<string, StoredEntry<CachedFile>>;
+  readonly #pages: PageInputs | null;
+  /** What this build read: an entry, or the previous cache's entry (with its line) for an unchanged file. */
+  readonly #files: SegmentWriter<CachedFile>;
   /** Why the previous cache is not used, for --verbose; null when it is. */
   readonly unused: string | null;
+  readonly #usable: boolean;
+  /** Documents made by this build for the cache (made()), by file name. */
+  readonly #made = new Map<string, string>();
 
-  private constructor(dir: string, baseUrl: string, previous: CacheFile | null, fingerprint: string, unused: string | null) {
+  private constructor(dir: string, header: string, previous: Previous | null, unused: string | null) {
     this.#dir = dir;
-    this.#baseUrl = baseUrl;
-    this.#previous = previous;
-    this.#fingerprint = fingerprint;
+    this.#header = header;
+    this.#previous = previous?.entries ?? new Map();
+    this.#pages = previous?.pages ?? null;
+    this.#files = new SegmentWriter(previous?.counts ?? null);
     this.unused = unused;
+    this.#usable = previous !== null;
   }
 
   /** The cache of `distDir`'s snapshot; with `clean`, or when it is unusable, an empty one. */
   static open(distDir: string, baseUrl: string, { clean = false } = {}): BuildCache {
     const dir = cacheDir(distDir);
-    const fingerprint = codeFingerprint();
-    if (clean) return new BuildCache(dir, baseUrl, null, fingerprint, "--clean");
-    let previous: CacheFile;
+    const header = JSON.stringify({ format: CACHE_FORMAT_VERSION, fingerprint: codeFingerprint(), baseUrl } satisfies CacheHeader);
+    if (clean) return new BuildCache(dir, header, null, "--clean");
+    let previous: PagesFile;
     try {
-      previous = readCache(join(dir, CACHE_FILE));
+      previous = JSON.parse(readFileSync(join(dir, PAGES_FILE), "utf8")) as PagesFile;
+      if (typeof previous !== "object" || previous === null) throw new Error("not a cache");
     } catch {
-      return new BuildCache(dir, baseUrl, null, fingerprint, "no readable cache");
+      return new BuildCache(dir, header, null, "no readable cache");
     }
+    const ours = JSON.parse(header) as CacheHeader;
     const unused =
-      previous.format !== CACHE_FORMAT_VERSION
+      previous.format !== ours.format
         ? "cache from another format"
-        : previous.fingerprint !== fingerprint
+        : previous.fingerprint !== ours.fingerprint
           ? "cache from other code"
           : previous.baseUrl !== baseUrl
             ? "cache for another BASE_URL"
             : null;
-    return new BuildCache(dir, baseUrl, unused === null ? previous : null, fingerprint, unused);
+    if (unused !== null) return new BuildCache(dir, header, null, unused);
+    return new BuildCache(dir, header, { ...readSegments<CachedFile>(dir, header), pages: previous.pages ?? null }, null);
   }
 
   /** What the last build read from `file`, if it was read with a usable cache. */
   file(file: string): CachedFile | undefined {
-    const found = this.#previous?.files.get(file)?.entry;
+    const found = this.#previous.get(file)?.entry;
     return typeof found?.sha256 === "string" && typeof found.body === "string" && typeof found.data === "object" ? found : undefined;
   }
 
   /** Records what this build read from `file` (for a file unchanged, the very entry `file()` gave). */
   keep(file: string, entry: CachedFile): void {
-    const previous = this.#previous?.files.get(file);
-    this.#files.set(file, previous?.entry === entry ? previous.line : entry);
+    const previous = this.#previous.get(file);
+    this.#files.set(file, previous?.entry === entry ? previous : entry);
+  }
+
+  /**
+   * A document the build makes from its own code alone (the MCP App, bundled by esbuild: 0.5-1 s),
+   * taken from the cache when the cache is usable (the same code), else made and kept by save().
+   */
+  async made(name: string, make: () => Promise<string>): Promise<string> {
+    if (this.#usable) {
+      try {
+        const text = readFileSync(join(this.#dir, name), "utf8");
+        const end = text.indexOf("\n");
+        if (end !== -1 && text.slice(0, end) === this.#header) return text.slice(end + 1);
+      } catch {
+        // Not made yet, or unreadable: made again.
+      }
+    }
+    const text = await make();
+    this.#made.set(name, text);
+    return text;
+  }
+
+  /** Records what this build made of the approved listing in `file` (which it read). */
+  keepListing(file: string, listing: CachedListing): void {
+    const kept = this.#files.get(file);
+    const entry = kept instanceof StoredEntry ? kept.entry : kept;
+    if (entry !== undefined) this.#files.set(file, { ...entry, listing });
   }
 
   /** What the pages of the snapshot in `distDir` were made from, if it is still the snapshot the cache describes. */
   pageInputs(distDir: string): PageInputs | null {
-    const pages = this.#previous?.pages ?? null;
+    const pages = this.#pages;
     if (pages === null) return null;
     try {
       const manifest = JSON.parse(readFileSync(join(distDir, SNAPSHOT_FILES.manifest), "utf8")) as { version?: unknown; builtAt?: unknown };
@@ -174,69 +228,23 @@ export class BuildCache {
   }
 
   /**
-   * Writes the cache for the snapshot just swapped in. Written beside, then renamed: a build
-   * stopped half-way leaves the old cache, which then no longer matches dist/'s manifest.
+   * Writes the cache for the snapshot just swapped in: the segments that changed, then the pages
+   * file, each beside then renamed. A build stopped half-way leaves segments that still say what
+   * their files parse to, and a pages file that no longer matches dist/'s manifest.
    */
   async save(pages: PageInputs): Promise<void> {
-    const header: CacheHeader = { format: CACHE_FORMAT_VERSION, fingerprint: this.#fingerprint, baseUrl: this.#baseUrl, pages };
     await mkdir(this.#dir, { recursive: true });
-    const temporary = join(this.#dir, `${CACHE_FILE}.${process.pid}`);
-    try {
-      // A line per file, written a thousand at a time: at a million listings the whole would be longer than a string can be.
-      const fd = openSync(temporary, "w");
-      try {
-        writeSync(fd, `${JSON.stringify(header)}\n`);
-        const newline = Buffer.from("\n");
-        let lines: Buffer[] = [];
-        for (const [file, entry] of this.#files) {
-          lines.push(Buffer.isBuffer(entry) ? entry : Buffer.from(JSON.stringify([file, entry])), newline);
-          if (lines.length === 2000) {
-            writeSync(fd, Buffer.concat(lines));
-            lines = [];
-          }
-        }
-        if (lines.length > 0) writeSync(fd, Buffer.concat(lines));
-      } finally {
-        closeSync(fd);
-      }
-      await rename(temporary, join(this.#dir, CACHE_FILE));
-    } finally {
-      await rm(temporary, { force: true });
-    }
-    // What a build stopped while writing the cache left (a build still running keeps its own).
-    for (const name of readdirSync(this.#dir)) {
-      const pid = Number(name.slice(CACHE_FILE.length + 1));
-      if (name.startsWith(`${CACHE_FILE}.`) && !running(pid)) await rm(join(this.#dir, name), { force: true });
-    }
+    this.#files.write(this.#dir, this.#header, (file, entry) => JSON.stringify([file, entry]));
+    for (const [name, text] of this.#made) writeAtomically(this.#dir, name, [Buffer.from(`${this.#header}\n${text}`)]);
+    const header = JSON.parse(this.#header) as CacheHeader;
+    writeAtomically(this.#dir, PAGES_FILE, [Buffer.from(JSON.stringify({ ...header, pages } satisfies PagesFile))]);
+    removeLeftovers(this.#dir, [FORMAT_1_FILE]);
   }
 }
 
-/** Whether a process with this id is running. */
-function running(pid: number): boolean {
-  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
-/** Reads a cache file; throws when it is not one. */
-function readCache(path: string): CacheFile {
-  const bytes = readFileSync(path);
-  let start = bytes.indexOf(10);
-  if (start === -1) throw new Error("not a cache");
-  const header = JSON.parse(bytes.toString("utf8", 0, start)) as CacheHeader;
-  if (typeof header !== "object" || header === null) throw new Error("not a cache");
-  const files = new Map<string, { entry: CachedFile; line: Buffer }>();
-  for (start += 1; start < bytes.length; ) {
-    let end = bytes.indexOf(10, start);
-    if (end === -1) end = bytes.length;
-    const line = bytes.subarray(start, end);
-    const [file, entry] = JSON.parse(line.toString("utf8")) as [string, CachedFile];
-    files.set(file, { entry, line });
-    start = end + 1;
-  }
-  return { ...header, files };
+/** The previous cache as it was read. */
+interface Previous {
+  readonly entries: ReadonlyMap<string, StoredEntry<CachedFile>>;
+  readonly counts: readonly number[];
+  readonly pages: PageInputs | null;
 }

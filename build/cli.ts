@@ -19,11 +19,15 @@ import { BuildCache } from "./cache.ts";
 import { type ContentProblem, readContent } from "./content.ts";
 import { deriveModel } from "./derive.ts";
 import { writeSnapshot } from "./emit.ts";
+import { mcpAppHtml } from "./mcp-app.ts";
 import { ALL_WARNINGS_OPTION, count, errorLines, REPORT_FORMATS, type ReportFormat, WARNINGS_PER_KIND, warningLines } from "./report.ts";
 import { validateContent } from "./validate.ts";
 import { type ContentWarning, linkWarnings } from "./warnings.ts";
 
 const MiB = 2 ** 20;
+
+/** The MCP App's document in the cache (it depends on the code alone). */
+const MCP_APP_FILE = "mcp-app.html";
 
 /**
  * This process's peak resident memory in MiB. On Linux, VmHWM: getrusage's maxRSS (Node.js's
@@ -142,7 +146,16 @@ async function main(): Promise<number> {
     return 0;
   }
   const previousPages = cache.pageInputs(config.distDir);
-  const { version, files, pages } = await writeSnapshot(config.distDir, model, { builtAt: new Date(), stage, previousPages });
+  const { version, files, pages, lineHashes } = await writeSnapshot(config.distDir, model, {
+    builtAt: new Date(),
+    stage,
+    previousPages,
+    mcpApp: () => cache.made(MCP_APP_FILE, mcpAppHtml),
+  });
+  for (const [rank, { file, cached, paging }] of model.listingSources.entries()) {
+    const lineSha256 = lineHashes[rank] ?? "";
+    if (cached?.lineSha256 !== lineSha256 || cached.paging !== paging) cache.keepListing(file, { lineSha256, paging });
+  }
   await cache.save(pages);
   stage("save the cache");
   const ms = Math.round(performance.now() - startedAt);

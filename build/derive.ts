@@ -1,6 +1,6 @@
 import MiniSearch from "minisearch";
 import { businessPagePath, markdownPath, offeringPagePath } from "../src/contract.ts";
-import { type ListsByName, listsByName } from "../src/render/list-paging.ts";
+import { type ListsByName, listsByName, type PagingLengths, pagingLengths } from "../src/render/list-paging.ts";
 import type { PublicBusiness } from "../src/schemas/business.ts";
 import {
   type BusinessFrontMatter,
@@ -13,6 +13,7 @@ import {
 import type { Offering } from "../src/schemas/offering.ts";
 import { OFFERING_INDEX_OPTIONS, type OfferingIndexDocument } from "../src/snapshot/search-index.ts";
 import { compareByNameThenSlug } from "../src/snapshot/text.ts";
+import type { CachedListing } from "./cache.ts";
 import type { Entry, ValidContent } from "./validate.ts";
 
 /** Everything the emitters write, derived from valid content. */
@@ -33,11 +34,20 @@ export interface Model {
   readonly services: readonly ServiceEntry[];
   /** Approved listings only, in directory order. */
   readonly businesses: PublicBusiness[];
+  /** Where each of `businesses` comes from, by rank. */
+  readonly listingSources: readonly ListingSource[];
   /** How many listings were left out, by status. */
   readonly skipped: Readonly<Record<string, number>>;
   readonly offeringsIndex: MiniSearch<OfferingIndexDocument>;
   /** How the lists by country and by service are paged (src/render/list-paging.ts). */
   readonly lists: ListsByName;
+}
+
+/** A listing's content file, what the cache has of it (build/cache.ts), and its paging lengths. */
+export interface ListingSource {
+  readonly file: string;
+  readonly cached?: CachedListing;
+  readonly paging: PagingLengths;
 }
 
 function toOffering(baseUrl: string, { slug, data }: Entry<OfferingFrontMatter>): Offering {
@@ -108,7 +118,14 @@ export function deriveModel(content: ValidContent, baseUrl: string): Model {
     const count = content.businesses.filter((entry) => entry.data.status === status).length;
     if (status !== "approved" && count > 0) skipped[status] = count;
   }
-  const businesses = approved.map((entry) => toPublicBusiness(base, entry)).sort(compareByNameThenSlug);
+  const ranked = approved
+    .map((entry) => ({ business: toPublicBusiness(base, entry), entry }))
+    .sort((a, b) => compareByNameThenSlug(a.business, b.business));
+  const businesses = ranked.map(({ business }) => business);
+  const listingSources = ranked.map(({ business, entry: { file, listing } }): ListingSource => {
+    const paging = listing?.paging ?? pagingLengths(base, business);
+    return listing === undefined ? { file, paging } : { file, cached: listing, paging };
+  });
 
   const offeringsIndex = new MiniSearch<OfferingIndexDocument>(OFFERING_INDEX_OPTIONS);
   offeringsIndex.addAll(
@@ -135,8 +152,12 @@ export function deriveModel(content: ValidContent, baseUrl: string): Model {
     offerings,
     guides,
     businesses,
+    listingSources,
     skipped,
     offeringsIndex,
-    lists: listsByName(base, businesses),
+    lists: listsByName(
+      businesses,
+      listingSources.map(({ paging }) => paging),
+    ),
   };
 }

@@ -1,7 +1,7 @@
 import { execFile, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync } from "node:fs";
-import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
+import { readFile, rename, rm } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { FAVICON_PATH, FAVICON_SVG_PATH } from "../src/contract.ts";
@@ -16,30 +16,25 @@ import {
   type LocationSuffixes,
 } from "../src/snapshot/directory-index.ts";
 import {
-  type FileDigest,
-  LISTING_BLOCK_BYTES,
   type ListPaging,
   type Manifest,
   pageFile,
   SNAPSHOT_FILES,
   SNAPSHOT_FORMAT_VERSION,
-  type SnapshotFile,
   VERIFIED_FILES,
 } from "../src/snapshot/files.ts";
 import { INDEX_FORMAT_VERSION } from "../src/snapshot/search-index.ts";
 import type { PageInputs } from "./cache.ts";
 import type { Model } from "./derive.ts";
+import { FileWriter } from "./file-writer.ts";
 import { mcpAppHtml } from "./mcp-app.ts";
 import { openapiDocument } from "./openapi.ts";
-import { LISTINGS_FOLDER, nextInputs, PageReuse } from "./page-reuse.ts";
+import { nextInputs, PageReuse } from "./page-reuse.ts";
 import { catalogPages, listingPages } from "./pages.ts";
 
 const execFileAsync = promisify(execFile);
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
-
-/** How many files are written at once: bounded, whatever the directory's size. */
-const WRITES_IN_FLIGHT = 16;
 
 export interface WriteOptions {
   /** When the snapshot was built, as the manifest records it. */
@@ -48,6 +43,8 @@ export interface WriteOptions {
   readonly stage?: (name: string) => void;
   /** What the pages of the snapshot now in `distDir` were made from (build/cache.ts): those whose inputs are the same are kept. */
   readonly previousPages?: PageInputs | null;
+  /** The MCP App's document (default: bundled now, by build/mcp-app.ts; the cache keeps it while the code is the same). */
+  readonly mcpApp?: () => Promise<string>;
 }
 
 /** What a build wrote. */
@@ -60,128 +57,8 @@ export interface WrittenSnapshot {
   readonly pages: PageInputs;
   /** How many of its files were kept from the previous snapshot rather than written. */
   readonly kept: number;
-}
-
-/** Writes files under a folder, one at a time, creating each folder once. */
-class FileWriter {
-  readonly root: string;
-  readonly digests = new Map<SnapshotFile, FileDigest>();
-  files = 0;
-  readonly #folders = new Set<string>();
-  /** Folders being made by writeAll, each by one mkdir that every writer into it waits for. */
-  readonly #making = new Map<string, Promise<unknown>>();
-  /** Where files below LISTINGS_FOLDER go instead, when the previous snapshot's are kept (build/page-reuse.ts). */
-  #listings: string | null = null;
-
-  constructor(root: string) {
-    this.root = root;
-  }
-
-  /** Writes files below LISTINGS_FOLDER into `folder` from now on. */
-  listingsInto(folder: string): void {
-    this.#listings = folder;
-  }
-
-  #join(relativePath: string): string {
-    if (this.#listings !== null && relativePath.startsWith(`${LISTINGS_FOLDER}/`)) {
-      return join(this.#listings, relativePath.slice(LISTINGS_FOLDER.length + 1));
-    }
-    return join(this.root, relativePath);
-  }
-
-  #path(relativePath: string): string {
-    const path = this.#join(relativePath);
-    const folder = dirname(path);
-    if (!this.#folders.has(folder)) {
-      mkdirSync(folder, { recursive: true });
-      this.#folders.add(folder);
-    }
-    this.files += 1;
-    return path;
-  }
-
-  write(relativePath: string, content: string | Buffer): void {
-    writeFileSync(this.#path(relativePath), content);
-  }
-
-  /**
-   * Many small files, at most WRITES_IN_FLIGHT at a time: creating files is slow on some disks
-   * (measured here: 90,000 folders with a file each in 7.5 s one at a time, 5 s sixteen at a time).
-   */
-  async writeAll(files: Iterable<[string, string]>): Promise<void> {
-    const iterator = files[Symbol.iterator]();
-    const worker = async () => {
-      for (let next = iterator.next(); !next.done; next = iterator.next()) {
-        const [relativePath, content] = next.value;
-        const path = this.#join(relativePath);
-        const folder = dirname(path);
-        // Every writer into a folder waits for the one mkdir of it (two files of a folder are often written at once).
-        let made = this.#making.get(folder);
-        if (made === undefined && !this.#folders.has(folder)) {
-          made = mkdir(folder, { recursive: true });
-          this.#making.set(folder, made);
-        }
-        await made;
-        this.files += 1;
-        await writeFile(path, content);
-      }
-    };
-    await Promise.all(Array.from({ length: WRITES_IN_FLIGHT }, worker));
-  }
-
-  /** A snapshot data file, with the size and digest the manifest records for it. */
-  data(file: SnapshotFile, content: string | Buffer): void {
-    const bytes = typeof content === "string" ? Buffer.from(content) : content;
-    this.write(SNAPSHOT_FILES[file], bytes);
-    this.digests.set(file, { bytes: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex") });
-  }
-
-  /**
-   * A large file written in parts, so it never exists whole in memory; returns its digest, with
-   * the digests of its LISTING_BLOCK_BYTES blocks when `blocks` is set.
-   */
-  stream(file: SnapshotFile, parts: Iterable<string>, { blocks = false } = {}): FileDigest {
-    const fd = openSync(this.#path(SNAPSHOT_FILES[file]), "w");
-    const hash = createHash("sha256");
-    const blockDigests: string[] = [];
-    let block = createHash("sha256");
-    let inBlock = 0;
-    let bytes = 0;
-    try {
-      for (const part of parts) {
-        const chunk = Buffer.from(part);
-        writeSync(fd, chunk);
-        hash.update(chunk);
-        bytes += chunk.length;
-        for (let at = 0; blocks && at < chunk.length; ) {
-          const take = Math.min(chunk.length - at, LISTING_BLOCK_BYTES - inBlock);
-          block.update(chunk.subarray(at, at + take));
-          at += take;
-          inBlock += take;
-          if (inBlock === LISTING_BLOCK_BYTES) {
-            blockDigests.push(block.digest("hex"));
-            block = createHash("sha256");
-            inBlock = 0;
-          }
-        }
-      }
-    } finally {
-      closeSync(fd);
-    }
-    if (blocks && inBlock > 0) blockDigests.push(block.digest("hex"));
-    const digest: FileDigest = { bytes, sha256: hash.digest("hex"), ...(blocks ? { blocks: blockDigests } : {}) };
-    this.digests.set(file, digest);
-    return digest;
-  }
-}
-
-/** `lines` joined, in chunks of about a thousand lines. */
-function* chunked(lines: readonly string[], before: string, separator: string, after: string): Generator<string> {
-  yield before;
-  for (let from = 0; from < lines.length; from += 1000) {
-    yield (from === 0 ? "" : separator) + lines.slice(from, from + 1000).join(separator);
-  }
-  yield after;
+  /** The SHA-256 of each listing's public line, by rank. */
+  readonly lineHashes: readonly string[];
 }
 
 /** The lists' paging in the index's order of countries and services, as the manifest records it. */
@@ -213,15 +90,14 @@ interface Written {
 async function writeFiles(
   root: string,
   model: Model,
-  { builtAt, stage = () => {}, previousPages }: WriteOptions,
+  { builtAt, stage = () => {}, previousPages, mcpApp }: WriteOptions,
   fresh: string,
   previousDist: string,
 ): Promise<Written> {
   const out = new FileWriter(root);
 
   const lines = model.businesses.map((business) => JSON.stringify(business));
-  out.stream("businessesNdjson", chunked(lines, "", "\n", lines.length === 0 ? "" : "\n"), { blocks: true });
-  out.stream("businesses", chunked(lines, "[\n", ",\n", "\n]\n"));
+  out.listings(lines);
   const listingsSha256 = out.digests.get("businessesNdjson")?.sha256 ?? "";
   const version = createHash("sha256")
     .update(JSON.stringify([model.baseUrl, model.site, model.intro, model.services, model.offerings, [...model.guides]]))
@@ -240,7 +116,7 @@ async function writeFiles(
 
   const paging = listsPaging(model, index);
   const summary = directorySummary(index, paging);
-  const inputs = nextInputs([model.baseUrl, model.site], model.businesses, lines, index, summary);
+  const inputs = nextInputs([model.baseUrl, model.site], model.businesses, lines, model.listingSources, index, summary);
   const reuse =
     previousPages !== undefined && previousPages !== null && previousPages.pages === inputs.pages
       ? new PageReuse(previousPages, inputs)
@@ -258,7 +134,7 @@ async function writeFiles(
     licence: model.site.licence,
   });
   out.data("openapi", json(openapi));
-  out.data("mcpApp", await mcpAppHtml());
+  out.data("mcpApp", await (mcpApp ?? mcpAppHtml)());
   const documents = catalogPages(model, summary);
   for (const [urlPath, content] of documents) out.write(pageFile(urlPath), content);
   out.write(pageFile(FAVICON_PATH), faviconIco());
@@ -333,7 +209,7 @@ export async function writeSnapshot(distDir: string, model: Model, options: Writ
       profiles: inputs.profiles,
       listFolders: inputs.listFolders,
     };
-    return { version: manifest.version, files, pages, kept: reuse?.keptFiles ?? 0 };
+    return { version: manifest.version, files, pages, kept: reuse?.keptFiles ?? 0, lineHashes: inputs.lineHashes };
   } finally {
     await remove(staging);
     await remove(fresh);

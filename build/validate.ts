@@ -15,6 +15,7 @@ import {
   SiteFrontMatterSchema,
 } from "../src/schemas/content.ts";
 import { COUNTRY_CODES } from "../src/schemas/countries.ts";
+import type { CachedListing } from "./cache.ts";
 import type { ContentProblem, RawContent, ServicesFile, SourceFile } from "./content.ts";
 import type { Pointer } from "./positions.ts";
 import { type ContentWarning, listingWarnings, placeholderWarnings } from "./warnings.ts";
@@ -25,6 +26,8 @@ export interface Entry<T> {
   readonly data: T;
   /** The Markdown body, trimmed. */
   readonly body: string;
+  /** For a listing read unchanged from the cache: what the last build made of it, when the cache has it. */
+  readonly listing?: CachedListing;
 }
 
 export interface ValidContent {
@@ -221,8 +224,10 @@ export function frontMatterProblems(kind: "business" | "offering", file: string,
 }
 
 function check<T>(source: SourceFile, validate: ValidateFunction<T>, problems: ContentProblem[]): Entry<T> | null {
-  if (source.checked === true || validate(source.data))
-    return { file: source.file, slug: source.slug, data: source.data as T, body: source.body.trim() };
+  if (source.checked === true || validate(source.data)) {
+    const entry = { file: source.file, slug: source.slug, data: source.data as T, body: source.body.trim() };
+    return source.listing === undefined ? entry : { ...entry, listing: source.listing };
+  }
   // A value can fail two keywords that say the same to an editor (a URL's format and its pattern): once is enough.
   const said = new Set<string>();
   for (const error of validate.errors ?? []) {

@@ -7,15 +7,20 @@ import { indexLine } from "./llms-index.ts";
 import { listItemMarkdown } from "./page-model.ts";
 
 /**
- * How a list of `listings` (in directory order) is paged: its pages by the length of their
- * Markdown entries (as the list page's Markdown writes them), its llms.txt index's parts by the
- * length of its lines.
+ * What pages a listing in a list: the length of its entry in a list page's Markdown (as the list
+ * page's Markdown writes it) and of its line in the list's llms.txt index, each with its newline.
  */
-function listPaging(baseUrl: string, listings: readonly PublicBusiness[]): ListPaging {
-  const at = (entry: number) => listings[entry] as PublicBusiness;
+export type PagingLengths = readonly [page: number, index: number];
+
+export function pagingLengths(baseUrl: string, business: PublicBusiness): PagingLengths {
+  return [listItemMarkdown(baseUrl, listEntry(business)).length + 1, indexLine(business).length + 1];
+}
+
+/** How a list is paged, from its listings' PagingLengths (in directory order). */
+function listPaging(lengths: readonly PagingLengths[]): ListPaging {
   return {
-    pages: pageStarts(listings.length, (entry) => listItemMarkdown(baseUrl, listEntry(at(entry))).length + 1, LIST_LINES_MAX_CHARACTERS),
-    parts: pageStarts(listings.length, (entry) => indexLine(at(entry)).length + 1, LIST_LINES_MAX_CHARACTERS),
+    pages: pageStarts(lengths.length, (entry) => lengths[entry]?.[0] ?? 0, LIST_LINES_MAX_CHARACTERS),
+    parts: pageStarts(lengths.length, (entry) => lengths[entry]?.[1] ?? 0, LIST_LINES_MAX_CHARACTERS),
   };
 }
 
@@ -26,23 +31,25 @@ export interface ListsByName {
 }
 
 /**
- * How every list of the directory of `businesses` (in directory order) is paged. The build works
- * it out once, for its link check and for the files it writes, and records it in the snapshot;
- * the server reads it from there.
+ * How every list of the directory of `businesses` (in directory order) is paged, from each
+ * listing's PagingLengths (`lengths`, by rank: the build keeps them for unchanged listings). The
+ * build works it out once, for its link check and for the files it writes, and records it in the
+ * snapshot; the server reads it from there.
  */
-export function listsByName(baseUrl: string, businesses: readonly PublicBusiness[]): ListsByName {
-  const byCountry = new Map<string, PublicBusiness[]>();
-  const byService = new Map<string, PublicBusiness[]>();
-  for (const business of businesses) {
+export function listsByName(businesses: readonly PublicBusiness[], lengths: readonly PagingLengths[]): ListsByName {
+  const byCountry = new Map<string, PagingLengths[]>();
+  const byService = new Map<string, PagingLengths[]>();
+  for (const [rank, business] of businesses.entries()) {
+    const entry = lengths[rank] as PagingLengths;
     for (const [lists, key] of [
       [byCountry, business.location.country],
       [byService, business.service],
     ] as const) {
       const listed = lists.get(key);
-      if (listed === undefined) lists.set(key, [business]);
-      else listed.push(business);
+      if (listed === undefined) lists.set(key, [entry]);
+      else listed.push(entry);
     }
   }
-  const paged = (lists: Map<string, PublicBusiness[]>) => new Map([...lists].map(([key, listed]) => [key, listPaging(baseUrl, listed)]));
+  const paged = (lists: Map<string, PagingLengths[]>) => new Map([...lists].map(([key, listed]) => [key, listPaging(listed)]));
   return { country: paged(byCountry), service: paged(byService) };
 }

@@ -5,6 +5,7 @@ import { join, relative } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { generateContent } from "../../bench/generate.ts";
 import { cacheDir } from "../../build/cache.ts";
+import { segmentFile } from "../../build/cache-files.ts";
 import { buildCli } from "../helpers/build-cli.ts";
 import { tempDir } from "../helpers/snapshot.ts";
 
@@ -67,6 +68,12 @@ describe("incremental builds", () => {
     const rebuilt = await buildCli(["--clean"], content, clean);
     assert.equal(rebuilt.code, 0, rebuilt.stderr);
     assert.deepEqual(differences(await snapshotFiles(incremental), await snapshotFiles(clean)), []);
+  }
+
+  /** The cache's files by name, each with its inode (a file written again is a new one, renamed over the old). */
+  async function cacheFiles(): Promise<Map<string, number>> {
+    const names = (await readdir(cacheDir(incremental))).sort();
+    return new Map(await Promise.all(names.map(async (name) => [name, (await stat(join(cacheDir(incremental), name))).ino] as const)));
   }
 
   /** A file's text with `from` replaced by `to`, written as a new file (never in place: the editor's way). */
@@ -144,10 +151,35 @@ describe("incremental builds", () => {
     await buildBothAndCompare();
   });
 
-  test("builds in full, and the same snapshot, when the cache is damaged", async () => {
-    const [file] = await readdir(cacheDir(incremental));
-    await writeFile(join(cacheDir(incremental), file ?? "cache.ndjson"), '{"format":1,"fingerprint":"x"}\n["site.md", 3]\nnot json');
+  test("rewrites only the cache's pages file and the segment of the one file edited", async () => {
+    // Files edited just before the last build are read again once, and their entries then rewritten.
+    await buildBothAndCompare();
+    const before = await cacheFiles();
+    const edited = listingFiles[13] as string;
+    await edit(edited, /\n---\n(.)/, "\n---\nOnce more: $1");
+    await buildBothAndCompare();
+    const after = await cacheFiles();
+    assert.deepEqual([...after.keys()], [...before.keys()]);
+    const rewritten = [...after].filter(([name, ino]) => before.get(name) !== ino).map(([name]) => name);
+    const segment = (path: string) => segmentFile(relative(content, path));
+    // The file touched with a time in the future is read again, and its entry rewritten, until that time is past.
+    const touched = segment(listingFiles[11] as string);
+    assert.deepEqual(
+      rewritten.filter((name) => name !== touched),
+      [segment(edited), "pages.json"].sort(),
+    );
+  });
+
+  test("gives the same snapshot as a clean build when a segment of the cache is damaged", async () => {
+    const segment = (await readdir(cacheDir(incremental))).find((name) => name.startsWith("files-")) ?? "";
+    await writeFile(join(cacheDir(incremental), segment), '{"format":2,"fingerprint":"x"}\n["site.md", 3]\nnot json');
     await edit(listingFiles[12] as string, /\n---\n(.)/, "\n---\nAgain: $1");
+    await buildBothAndCompare();
+  });
+
+  test("builds in full, and the same snapshot, when every file of the cache is damaged", async () => {
+    for (const name of await readdir(cacheDir(incremental))) await writeFile(join(cacheDir(incremental), name), "not json\n[3]\n");
+    await edit(listingFiles[14] as string, /\n---\n(.)/, "\n---\nAnd again: $1");
     await buildBothAndCompare();
   });
 
