@@ -19,6 +19,7 @@ import { businessCard, countryName } from "./business.ts";
 import { directoryHref, directoryQuery, type FormValues, narrowedQueries, SEARCH_FIELDS, searchFormHtml } from "./directory-form.ts";
 import { type DirectoryChoices, type DirectoryView, type EmptySearchOffer, placeSearch, respelled } from "./directory-view.ts";
 import { escapeHtml } from "./escape.ts";
+import { pageHtmlBytes } from "./page-bytes.ts";
 import { type Block, type Inline, type Link, link, type PageModel, pageHtml, pageMarkdown, supplied } from "./page-model.ts";
 
 /**
@@ -399,6 +400,11 @@ function directoryModel(site: SiteInfo, view: DirectoryView, choices?: Directory
 /** The directory page: search form, then results, a problem with the input, or a 503 notice. */
 export function directoryHtml(site: SiteInfo, view: DirectoryView, choices?: DirectoryChoices): string {
   return pageHtml(site, directoryModel(site, view, choices));
+}
+
+/** The same page in UTF-8, as it is sent: its kept cards copied as they are (pageHtmlBytes). */
+export function directoryHtmlBytes(site: SiteInfo, view: DirectoryView, choices?: DirectoryChoices): Buffer {
+  return pageHtmlBytes(site, directoryModel(site, view, choices));
 }
 
 /** The same page as Markdown (its Markdown URL and `Accept: text/markdown`). */
