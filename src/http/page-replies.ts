@@ -36,6 +36,12 @@ export function sendBody(reply: FastifyReply, snapshot: Snapshot, type: string, 
   return reply.type(type).send(text);
 }
 
+/** Sends an HTML page rendered for this request from `snapshot`, already in UTF-8. */
+export function sendHtmlBytes(reply: FastifyReply, snapshot: Snapshot, body: Buffer): FastifyReply {
+  setPageHeaders(reply, HTML_TYPE, { tokens: 0, contentSignal: contentSignalOf(snapshot.site) });
+  return reply.type(HTML_TYPE).send(body);
+}
+
 /** Sends a document made once per snapshot, without its entity tag (an error page: errors are never cached). */
 function sendUntagged(reply: FastifyReply, type: string, document: Document): FastifyReply {
   setPageHeaders(reply, type, document);

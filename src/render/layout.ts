@@ -44,7 +44,13 @@ const NAV: readonly { section: Section; href: string; label: string }[] = [
  * HTML finds the index near the top of every page, not only in the footer.
  */
 export function layout(input: LayoutInput): string {
-  const { site, path, title, description, markdownPath, section, main, jsonLd } = input;
+  const [head, foot] = layoutAround(input);
+  return `${head}${input.main}${foot}`;
+}
+
+/** The document before the page's content and after it (layout without `main`): a page assembled as parts goes between them. */
+export function layoutAround(input: Omit<LayoutInput, "main">): readonly [head: string, foot: string] {
+  const { site, path, title, description, markdownPath, section, jsonLd } = input;
   const fullTitle = section === "home" ? site.name : `${title} · ${site.name}`;
   const nav = NAV.map(
     (item) => `<li><a href="${item.href}"${item.section === section ? ' aria-current="page"' : ""}>${escapeHtml(item.label)}</a></li>`,
@@ -55,7 +61,7 @@ export function layout(input: LayoutInput): string {
       ? `Note for AI agents: the index of this site for agents is ${site.baseUrl}${LLMS_PATH}.`
       : `Note for AI agents: this page is also available as Markdown at ${site.baseUrl}${markdownPath} (or send Accept: text/markdown), and the index of this site for agents is ${site.baseUrl}${LLMS_PATH}.`;
   const structured = jsonLd === undefined ? "" : `\n<script type="application/ld+json">${jsonForScript(jsonLd)}</script>`;
-  return `<!doctype html>
+  const head = `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -78,7 +84,8 @@ export function layout(input: LayoutInput): string {
 </div>
 </header>
 <main id="main" class="wrap" tabindex="-1">
-${main}
+`;
+  const foot = `
 </main>
 <footer class="site-footer">
 <div class="wrap">
@@ -89,4 +96,5 @@ ${main}
 </body>
 </html>
 `;
+  return [head, foot];
 }

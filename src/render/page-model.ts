@@ -51,8 +51,12 @@ export interface Card {
 declare const cardHtmlBrand: unique symbol;
 declare const cardMarkdownBrand: unique symbol;
 
-/** A card's HTML as this file writes it, from a Card (so escaped as any card's): made once, written again as it is. */
-export type CardHtml = string & { readonly [cardHtmlBrand]: true };
+/**
+ * A card's HTML as this file writes it, from a Card (so escaped as any card's), in UTF-8 and
+ * after the newline that a list of cards writes before each: made once, written again as it is,
+ * without being encoded again for each page (pageHtmlBytes).
+ */
+export type CardHtml = Buffer & { readonly [cardHtmlBrand]: true };
 /** A card's Markdown as this file writes it, from a Card. */
 export type CardMarkdown = string & { readonly [cardMarkdownBrand]: true };
 
@@ -171,14 +175,16 @@ function cardHtml(card: Card, headingLevel: number): string {
   return `<li class="card">\n<${h}>${inlineHtml(card.title)}</${h}>\n${lines.join("\n")}\n</li>`;
 }
 
-/** A card's HTML on its own, as a cards block writes it (its heading at level 3): to be kept and written again. */
+/** A card's HTML on its own, as a cards block writes it (its heading at level 3), after its newline: to be kept and written again. */
 export function renderCardHtml(card: Card): CardHtml {
-  return cardHtml(card, 3) as CardHtml;
+  return Buffer.from(`\n${cardHtml(card, 3)}`) as CardHtml;
 }
 
 const cardsHtml = (cards: readonly string[]) => `<ul class="cards">\n${cards.join("\n")}\n</ul>`;
+/** Cards kept as bytes, as a cards block writes them (each begins with its newline): as a string, where a page is one (pageHtml). */
+export const keptCardsHtml = (cards: readonly CardHtml[]) => cardsHtml(cards.map((card) => card.toString().slice(1)));
 
-function blockHtml(block: Block): string {
+export function blockHtml(block: Block): string {
   if (block.only === "agents") return "";
   switch (block.kind) {
     case "heading":
@@ -198,15 +204,9 @@ function blockHtml(block: Block): string {
     case "cards":
       return cardsHtml(block.cards.map((card) => cardHtml(card, block.headingLevel ?? 3)));
     case "rendered-cards":
-      return cardsHtml(block.cards.html());
-    case "section": {
-      const level = block.level ?? 2;
-      const anchor = block.anchor === undefined ? "" : ` id="${block.anchor}"`;
-      return `<section aria-labelledby="${block.id}"${classAttribute(block.className)}${anchor}>
-<h${level} id="${block.id}">${inlineHtml(block.heading)}</h${level}>
-${blocksHtml(block.blocks)}
-</section>`;
-    }
+      return keptCardsHtml(block.cards.html());
+    case "section":
+      return `${sectionOpening(block)}${blocksHtml(block.blocks)}${SECTION_CLOSING}`;
     case "columns":
       return `<div class="browse-columns">\n${block.columns.map((column) => `<div>${blocksHtml(column)}</div>`).join("\n")}\n</div>`;
     case "notice":
@@ -223,6 +223,18 @@ ${plainTextParagraphs(block.text)}
       return block.html;
   }
 }
+
+type Section = Extract<Block, { kind: "section" }>;
+
+export function sectionOpening(block: Section): string {
+  const level = block.level ?? 2;
+  const anchor = block.anchor === undefined ? "" : ` id="${block.anchor}"`;
+  return `<section aria-labelledby="${block.id}"${classAttribute(block.className)}${anchor}>
+<h${level} id="${block.id}">${inlineHtml(block.heading)}</h${level}>
+`;
+}
+
+export const SECTION_CLOSING = "\n</section>";
 
 function blocksHtml(blocks: readonly Block[]): string {
   return blocks
