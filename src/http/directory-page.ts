@@ -9,7 +9,7 @@ import { type DirectoryPageQuery, parseDirectoryQuery } from "../render/director
 import type { DirectoryChoices, EmptySearchOffer } from "../render/directory-view.ts";
 import type { DirectorySearchQuery } from "../schemas/parameters.ts";
 import { prefersMarkdown } from "./negotiation.ts";
-import { choicesFor, linkHeaders, sendBody, sendDocument, sendHtmlBytes, snapshotPage, withDirectory } from "./page-replies.ts";
+import { choicesFor, linkHeaders, sendBody, sendDocument, snapshotPage, withDirectory } from "./page-replies.ts";
 import { readOnlyRoute } from "./read-only.ts";
 
 /**
@@ -69,7 +69,7 @@ export function registerDirectoryPage(app: FastifyInstance, service: CatalogServ
     const choices = choicesFor(snapshot, service.directory());
     return markdown
       ? sendBody(reply, snapshot, MARKDOWN_TYPE, directoryMarkdown(snapshot.site, view, choices))
-      : sendHtmlBytes(reply, snapshot, directoryHtmlBytes(snapshot.site, view, choices));
+      : sendBody(reply, snapshot, HTML_TYPE, directoryHtmlBytes(snapshot.site, view, choices));
   }
 
   /** `markdown` is fixed for the Markdown URL, and follows the Accept header at the page's own. */

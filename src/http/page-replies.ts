@@ -28,18 +28,12 @@ export function linkHeaders(markdownUrl: string | null): string[] {
   return markdownUrl === null ? shared : [`<${markdownUrl}>; rel="alternate"; type="text/markdown"`, ...shared];
 }
 
-/** Sends a page of `type` rendered for this request from `snapshot`. */
-export function sendBody(reply: FastifyReply, snapshot: Snapshot, type: string, text: string): FastifyReply {
-  // Only Markdown carries the estimate: an HTML page (a search's, often large) is not read for it.
-  const tokens = type === MARKDOWN_TYPE ? estimateTokens(text) : 0;
+/** Sends a page of `type` rendered for this request from `snapshot`: its text, or its bytes already in UTF-8. */
+export function sendBody(reply: FastifyReply, snapshot: Snapshot, type: string, body: string | Buffer): FastifyReply {
+  // Only Markdown (always text) carries the estimate: an HTML page (a search's, often large) is not read for it.
+  const tokens = type === MARKDOWN_TYPE && typeof body === "string" ? estimateTokens(body) : 0;
   setPageHeaders(reply, type, { tokens, contentSignal: contentSignalOf(snapshot.site) });
-  return reply.type(type).send(text);
-}
-
-/** Sends an HTML page rendered for this request from `snapshot`, already in UTF-8. */
-export function sendHtmlBytes(reply: FastifyReply, snapshot: Snapshot, body: Buffer): FastifyReply {
-  setPageHeaders(reply, HTML_TYPE, { tokens: 0, contentSignal: contentSignalOf(snapshot.site) });
-  return reply.type(HTML_TYPE).send(body);
+  return reply.type(type).send(body);
 }
 
 /** Sends a document made once per snapshot, without its entity tag (an error page: errors are never cached). */
