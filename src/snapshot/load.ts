@@ -237,6 +237,27 @@ export async function loadSnapshot(distDir: string, options: LoadOptions = {}): 
     throw new SnapshotError(`${SNAPSHOT_FILES.manifest} is not valid JSON.`);
   }
   const manifest = checkManifest(manifestJson);
+  // The directory first: its listing check's workers and its reads then run while this thread
+  // loads the rest (and, at the server's start, its modules), instead of after them.
+  const directoryLoading = loadDirectory(distDir, manifest, options).then(
+    (directory) => ({ directory, directoryProblem: null }),
+    (error: unknown) => ({ directory: null, directoryProblem: error instanceof Error ? error.message : String(error) }),
+  );
+  let rest: SnapshotRest;
+  try {
+    rest = await loadTheRest(distDir, manifest);
+  } catch (error) {
+    const { directory } = await directoryLoading;
+    if (directory !== null) closeListingStore(directory.listings);
+    throw error;
+  }
+  return { manifest, ...rest, ...(await directoryLoading) };
+}
+
+/** Everything in a snapshot but its manifest and directory. */
+type SnapshotRest = Pick<Snapshot, "site" | "catalog" | "openapi" | "mcpApp" | "pages">;
+
+async function loadTheRest(distDir: string, manifest: Manifest): Promise<SnapshotRest> {
   const site = parseJson(await readVerified(distDir, manifest, "site"), "site");
   if (!validateSite(site)) throw new SnapshotError(`site.json does not match the site schema (${ajv.errorsText(validateSite.errors)}).`);
   const catalog = await loadCatalog(distDir, manifest);
@@ -250,12 +271,5 @@ export async function loadSnapshot(distDir: string, options: LoadOptions = {}): 
       throw new SnapshotError(`the page ${urlPath} listed in the manifest is missing; run \`npm run build\`.`);
     }
   }
-  let directory: Directory | null = null;
-  let directoryProblem: string | null = null;
-  try {
-    directory = await loadDirectory(distDir, manifest, options);
-  } catch (error) {
-    directoryProblem = error instanceof Error ? error.message : String(error);
-  }
-  return { manifest, site, catalog, directory, directoryProblem, openapi, mcpApp, pages };
+  return { site, catalog, openapi, mcpApp, pages };
 }
