@@ -97,3 +97,48 @@ test("the import graph between folders has no cycle", async () => {
   for (const part of graph.keys()) visit(part, []);
   assert.deepEqual(cycles, []);
 });
+
+/**
+ * The modules a value import of `file` loads (type-only imports and `import()` left out): relative
+ * ones as paths from the root, packages by name.
+ */
+async function valueImports(file: string): Promise<string[]> {
+  const source = ts.createSourceFile(file, await readFile(join(ROOT, file), "utf8"), ts.ScriptTarget.Latest);
+  const imported: string[] = [];
+  for (const statement of source.statements) {
+    const declaration = ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement) ? statement : undefined;
+    if (declaration?.moduleSpecifier === undefined || !ts.isStringLiteral(declaration.moduleSpecifier)) continue;
+    if (ts.isImportDeclaration(declaration) ? declaration.importClause?.isTypeOnly : declaration.isTypeOnly) continue;
+    const bindings = ts.isImportDeclaration(declaration) ? declaration.importClause?.namedBindings : declaration.exportClause;
+    const named = bindings !== undefined && (ts.isNamedImports(bindings) || ts.isNamedExports(bindings)) ? bindings.elements : undefined;
+    const onlyTypes = named !== undefined && named.length > 0 && named.every((element) => element.isTypeOnly);
+    if (onlyTypes && (!ts.isImportDeclaration(declaration) || declaration.importClause?.name === undefined)) continue;
+    const specifier = declaration.moduleSpecifier.text;
+    imported.push(specifier.startsWith(".") ? relative(ROOT, resolve(ROOT, dirname(file), specifier)) : specifier);
+  }
+  return imported;
+}
+
+test("the server starts without the packages only the build or a rare MCP method needs", async () => {
+  // What src/server.ts loads before it listens: its own imports, the app and the service.
+  const start = ["src/server.ts", "src/app.ts", "src/core/service.ts"];
+  const seen = new Set<string>();
+  const packages = new Set<string>();
+  for (const queue = [...start]; queue.length > 0; ) {
+    const file = queue.pop() as string;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    for (const module of await valueImports(file)) {
+      if (module.startsWith("src/")) queue.push(module);
+      else packages.add(module);
+    }
+  }
+  assert.ok(seen.has("src/render/page-model.ts") && seen.has("src/mcp/server.ts"), "the walk reached the pages and MCP");
+  assert.ok(packages.has("fastify"), "the walk found the packages");
+  // marked and sanitize-html render editors' Markdown, which only the build does (render/markdown-html.ts);
+  // the protocol's schemas are loaded at the first MCP request other than tools/call (mcp/protocol.ts).
+  assert.deepEqual(
+    ["marked", "sanitize-html", "@modelcontextprotocol/core"].filter((name) => packages.has(name)),
+    [],
+  );
+});

@@ -3,6 +3,7 @@ import type { Config } from "../config.ts";
 import { JSON_TYPE, MCP_MAX_MESSAGE_BYTES, MCP_PATH } from "../contract.ts";
 import { ApiError } from "../core/errors.ts";
 import type { CatalogService } from "../core/service.ts";
+import { loadRequestSchemas } from "./protocol.ts";
 import { createResourceIndexer } from "./resources.ts";
 import { RPC } from "./rpc.ts";
 import { createDispatcher, type McpObserver, serverInfo } from "./server.ts";
@@ -83,7 +84,9 @@ export async function registerMcp(app: FastifyInstance, { service, config, obser
         rules.checkPost(request.headers);
       },
       handler: async (request, reply) => {
-        const response = dispatch(toMessage(request.body), request.headers, request.log);
+        const message = toMessage(request.body);
+        if (message.kind === "request" && message.method !== "tools/call") await loadRequestSchemas();
+        const response = dispatch(message, request.headers, request.log);
         if (response === null) return reply.code(202).send();
         // The type is set in full: fastify adds the charset to text bodies only, and a tool's answer is bytes.
         return reply.code(response.status).type(JSON_TYPE).send(response.body);

@@ -24,17 +24,7 @@ import { FAVICON_SIZE } from "../render/favicon.ts";
 import type { Snapshot } from "../snapshot/types.ts";
 import { checkUnanswered, type Era, eraOf, META_KEYS } from "./era.ts";
 import { isObject } from "./json.ts";
-import {
-  type Implementation,
-  InitializeRequestSchema,
-  type InitializeResult,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ListToolsRequestSchema,
-  PingRequestSchema,
-  ReadResourceRequestSchema,
-  type ServerCapabilities,
-} from "./protocol.ts";
+import { type Implementation, type InitializeResult, requestSchemas, type ServerCapabilities } from "./protocol.ts";
 import type { ResourceIndex } from "./resources.ts";
 import { RPC, RpcError } from "./rpc.ts";
 import { toolResponse, toolResponseFrame } from "./tool-response.ts";
@@ -175,7 +165,7 @@ export function createDispatcher(
 
   const shared: Record<string, Handler> = {
     "tools/list": (request, era) => {
-      parsed(ListToolsRequestSchema, request);
+      parsed(requestSchemas().ListToolsRequestSchema, request);
       return result(era, request.id, tools, true);
     },
     "tools/call": (request, era, log) => {
@@ -194,15 +184,15 @@ export function createDispatcher(
         : toolResponse(request.id, outcome, frames.legacy, "");
     },
     "resources/list": (request, era) => {
-      parsed(ListResourcesRequestSchema, request);
+      parsed(requestSchemas().ListResourcesRequestSchema, request);
       return result(era, request.id, context.resources(service.current()).list, true);
     },
     "resources/templates/list": (request, era) => {
-      parsed(ListResourceTemplatesRequestSchema, request);
+      parsed(requestSchemas().ListResourceTemplatesRequestSchema, request);
       return result(era, request.id, { resourceTemplates: [] }, true);
     },
     "resources/read": (request, era) => {
-      const { params } = parsed(ReadResourceRequestSchema, request);
+      const { params } = parsed(requestSchemas().ReadResourceRequestSchema, request);
       const resource = context.resources(service.current()).byUri.get(params.uri);
       if (resource === undefined) {
         const message = "Resource not found; call resources/list for the URIs this server offers.";
@@ -217,7 +207,7 @@ export function createDispatcher(
   const legacy: Record<string, Handler> = {
     ...shared,
     initialize: (request) => {
-      const { params } = parsed(InitializeRequestSchema, request);
+      const { params } = parsed(requestSchemas().InitializeRequestSchema, request);
       const protocolVersion = LEGACY_VERSIONS.includes(params.protocolVersion) ? params.protocolVersion : LATEST_LEGACY_VERSION;
       const answer: InitializeResult = {
         protocolVersion,
@@ -228,7 +218,7 @@ export function createDispatcher(
       return JSON.stringify({ jsonrpc: "2.0", id: request.id, result: answer });
     },
     ping: (request) => {
-      parsed(PingRequestSchema, request);
+      parsed(requestSchemas().PingRequestSchema, request);
       return JSON.stringify({ jsonrpc: "2.0", id: request.id, result: {} });
     },
   };

@@ -27,6 +27,7 @@ import {
 import type { SiteInfo } from "../schemas/content.ts";
 import { ERROR_CODES } from "../schemas/error.ts";
 import { DIRECTORY_RULES, DirectorySearchQuerySchema } from "../schemas/parameters.ts";
+import { editorial } from "./markdown-html.ts";
 import { MCP_VERSIONS_SENTENCE } from "./mcp-versions.ts";
 import { type PageModel, pageHtml, pageMarkdown } from "./page-model.ts";
 
@@ -149,10 +150,7 @@ function apiDocs(site: SiteInfo): PageModel {
     description: `How programs and AI agents read ${site.name}: the REST JSON API, the MCP endpoint, Markdown pages and llms.txt.`,
     markdownPath: markdownPath(API_DOCS_PATH),
     section: "api",
-    blocks: [
-      { kind: "heading", level: 1, text: [TITLE] },
-      { kind: "editorial", markdown: body(site) },
-    ],
+    blocks: [{ kind: "heading", level: 1, text: [TITLE] }, editorial(body(site))],
   };
 }
 

@@ -2,6 +2,7 @@ import { HOME_PATH, markdownPath, offeringApiPath, offeringPagePath } from "../c
 import type { SiteInfo } from "../schemas/content.ts";
 import type { Offering } from "../schemas/offering.ts";
 import { safeLink } from "./escape.ts";
+import { editorial } from "./markdown-html.ts";
 import { type Block, type Card, link, moreForAgents, type PageModel, pageHtml, pageMarkdown } from "./page-model.ts";
 
 /** A URL on this site as a site-relative path (so links work on any host), others as they are. */
@@ -75,7 +76,7 @@ function guide(site: SiteInfo, offering: Offering, body: string): PageModel {
         ],
       },
       button,
-      { kind: "section", id: "guide", heading: ["Guide"], blocks: [{ kind: "editorial", markdown: body }] },
+      { kind: "section", id: "guide", heading: ["Guide"], blocks: [editorial(body)] },
       ...sections,
       {
         kind: "section",

@@ -16,6 +16,7 @@ import {
 } from "../contract.ts";
 import type { SiteInfo } from "../schemas/content.ts";
 import type { Offering } from "../schemas/offering.ts";
+import { editorial } from "./markdown-html.ts";
 import { type Card, link, type PageModel, pageHtml, pageMarkdown } from "./page-model.ts";
 
 export interface HomeInput {
@@ -61,7 +62,7 @@ function home({ site, intro, offerings, businessCount }: HomeInput): PageModel {
           },
         ],
       },
-      { kind: "editorial", markdown: intro },
+      editorial(intro),
       {
         kind: "section",
         id: "offerings",

@@ -3,7 +3,6 @@ import type { SiteInfo } from "../schemas/content.ts";
 import { escapeHtml, plainTextParagraphs } from "./escape.ts";
 import { type LayoutInput, layout } from "./layout.ts";
 import { agentPointer, fenced, longestBacktickRun, mdText, oneLine, untrustedDescription } from "./markdown.ts";
-import { markdownToHtml } from "./markdown-html.ts";
 
 /**
  * A page as data, built once per page kind, and its two renderings: HTML for people and
@@ -105,8 +104,8 @@ export type Block = Audience &
     | { readonly kind: "columns"; readonly columns: readonly (readonly Block[])[] }
     /** Something the visitor must see now (a problem with the search): an alert box in HTML. */
     | { readonly kind: "notice"; readonly title: string; readonly text: readonly Inline[]; readonly id?: string }
-    /** Editors' Markdown: sanitised HTML, and the Markdown as written. */
-    | { readonly kind: "editorial"; readonly markdown: string }
+    /** Editors' Markdown: the Markdown as written, and its sanitised HTML (made by `editorial`, markdown-html.ts). */
+    | { readonly kind: "editorial"; readonly markdown: string; readonly html: string }
     /** A business's description: plain paragraphs in HTML, fenced and labelled in Markdown. */
     | { readonly kind: "untrusted"; readonly id: string; readonly heading: string; readonly label: string; readonly text: string }
     /** HTML for people only (a form or the pager): controls, never a fact or a sentence the Markdown lacks. */
@@ -212,7 +211,7 @@ export function blockHtml(block: Block): string {
     case "notice":
       return `<div class="notice"${block.id === undefined ? "" : ` id="${block.id}"`} role="alert"><h2>${escapeHtml(block.title)}</h2><p>${inlineHtml(block.text)}</p></div>`;
     case "editorial":
-      return markdownToHtml(block.markdown);
+      return block.html;
     case "untrusted":
       return `<section aria-labelledby="${block.id}" class="untrusted">
 <h2 id="${block.id}">${escapeHtml(block.heading)}</h2>
