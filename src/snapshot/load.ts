@@ -10,6 +10,7 @@ import { type SiteInfo, SiteInfoSchema } from "../schemas/content.ts";
 import { type Offering, OfferingSchema } from "../schemas/offering.ts";
 import { decodeDirectoryIndex, IndexFormatError } from "./directory-index.ts";
 import {
+  type FileDigest,
   isListPaging,
   LISTING_BLOCK_BYTES,
   type Manifest,
@@ -20,7 +21,7 @@ import {
   snapshotPath,
   VERIFIED_FILES,
 } from "./files.ts";
-import { ListingCheckError, startListingCheck } from "./listing-check.ts";
+import { type HeldListingCheck, type ListingCheck, ListingCheckError, readCheckedListings, startListingCheck } from "./listing-check.ts";
 import { ListingShapeError } from "./listing-lookup.ts";
 import type { ListingStore } from "./listings.ts";
 import { listingStore } from "./listings-in-memory.ts";
@@ -145,45 +146,64 @@ async function fileSha256(path: string): Promise<string> {
   return hash.digest("hex");
 }
 
-/** businesses.ndjson's lines, held whole (`bytes`, already verified) or read from disk. */
-async function loadListings(distDir: string, manifest: Manifest, count: number, bytes: Promise<Buffer> | null): Promise<ListingStore> {
-  const path = snapshotPath(distDir, "businessesNdjson");
-  const expected = manifest.files.businessesNdjson;
+/** businesses.ndjson held whole: the bytes its check read and verified (readCheckedListings). */
+async function heldListings(path: string, check: HeldListingCheck, count: number): Promise<ListingStore> {
+  let bytes: Buffer;
   try {
-    if (bytes !== null) return listingStore(await bytes, count);
-    let loaded: Awaited<ReturnType<typeof listingStoreOnDisk>>;
-    try {
-      loaded = await listingStoreOnDisk(path, count);
-    } catch (error) {
-      if (!(error instanceof ListingShapeError)) throw missing(path);
-      // As for a file held whole, a file that is not the manifest's is reported as such first.
-      if ((await fileSha256(path).catch(() => "")) !== expected.sha256) throw notTheFile("businessesNdjson");
-      throw error;
-    }
-    if (loaded.store.lineStarts[count] !== expected.bytes || loaded.sha256 !== expected.sha256) {
-      closeListingStore(loaded.store);
-      throw notTheFile("businessesNdjson");
-    }
-    return loaded.store;
+    bytes = await check.bytes;
+  } catch (error) {
+    if (!(error instanceof ListingCheckError)) throw missing(path);
+    throw error.notTheFile ? notTheFile("businessesNdjson") : new SnapshotError(error.message);
+  }
+  try {
+    return listingStore(bytes, count);
   } catch (error) {
     if (error instanceof ListingShapeError) throw new SnapshotError(error.message);
     throw error;
   }
 }
 
-async function loadDirectory(distDir: string, manifest: Manifest, options: LoadOptions): Promise<Directory> {
-  const size = manifest.files.businessesNdjson.bytes;
-  // Where each line starts is held as a 32-bit number.
-  if (size >= 2 ** 32) {
-    throw new SnapshotError(`businesses.ndjson is ${size} bytes; the server reads less than 4 GiB of listings (about 5.8 million).`);
+/** businesses.ndjson read from disk per request, checked by its workers (`check`) meanwhile. */
+async function listingsOnDisk(path: string, expected: FileDigest, check: ListingCheck, count: number): Promise<ListingStore> {
+  let loaded: Awaited<ReturnType<typeof listingStoreOnDisk>>;
+  try {
+    loaded = await listingStoreOnDisk(path, count);
+  } catch (error) {
+    if (!(error instanceof ListingShapeError)) throw missing(path);
+    // As for a file held whole, a file that is not the manifest's is reported as such first.
+    if ((await fileSha256(path).catch(() => "")) !== expected.sha256) throw notTheFile("businessesNdjson");
+    throw new SnapshotError(error.message);
   }
-  // The schema check runs in its workers from the start, while this thread reads the files and
-  // builds the lookups.
-  const check = startListingCheck(snapshotPath(distDir, "businessesNdjson"), manifest.files.businessesNdjson);
-  const inMemory = size <= (options.listingsInMemoryBytes ?? Number.POSITIVE_INFINITY);
-  const bytes = inMemory ? readVerified(distDir, manifest, "businessesNdjson") : null;
-  // Settled when loading stops early; its failure is reported by loadListings.
-  bytes?.catch(() => {});
+  if (loaded.store.lineStarts[count] !== expected.bytes || loaded.sha256 !== expected.sha256) {
+    closeListingStore(loaded.store);
+    throw notTheFile("businessesNdjson");
+  }
+  try {
+    await check.finish(loaded.store.lineStarts);
+  } catch (error) {
+    closeListingStore(loaded.store);
+    if (error instanceof ListingCheckError) throw new SnapshotError(error.message);
+    throw error;
+  }
+  return loaded.store;
+}
+
+async function loadDirectory(distDir: string, manifest: Manifest, options: LoadOptions): Promise<Directory> {
+  const path = snapshotPath(distDir, "businessesNdjson");
+  const expected = manifest.files.businessesNdjson;
+  // Where each line starts is held as a 32-bit number.
+  if (expected.bytes >= 2 ** 32) {
+    throw new SnapshotError(
+      `businesses.ndjson is ${expected.bytes} bytes; the server reads less than 4 GiB of listings (about 5.8 million).`,
+    );
+  }
+  // The schema check runs in worker threads from the start, while this thread reads the index.
+  // A file held whole is read by its one worker, which hands over the bytes it checked; a larger
+  // one is checked by a worker a core while this thread reads it for the lookups.
+  const checking =
+    expected.bytes <= (options.listingsInMemoryBytes ?? Number.POSITIVE_INFINITY)
+      ? { held: true as const, check: readCheckedListings(path, expected) }
+      : { held: false as const, check: startListingCheck(path, expected) };
   try {
     const [header, arrays] = await Promise.all([
       readVerified(distDir, manifest, "directoryIndex"),
@@ -196,26 +216,21 @@ async function loadDirectory(distDir: string, manifest: Manifest, options: LoadO
       if (error instanceof IndexFormatError) throw new SnapshotError(`the directory index is not valid: ${error.message}.`);
       throw error;
     }
-    if (index.listingsSha256 !== manifest.files.businessesNdjson.sha256) {
+    if (index.listingsSha256 !== expected.sha256) {
       throw new SnapshotError("businesses.ndjson is not the file the directory index was built from.");
     }
     if (manifest.lists.country.length !== index.countries.length || manifest.lists.service.length !== index.services.length) {
       throw new SnapshotError("the manifest's lists are not the directory index's countries and services.");
     }
-    const listings = await loadListings(distDir, manifest, index.count, bytes);
-    try {
-      await check.finish(listings.lineStarts);
-    } catch (error) {
-      closeListingStore(listings);
-      if (error instanceof ListingCheckError) throw new SnapshotError(error.message);
-      throw error;
-    }
+    const listings = checking.held
+      ? await heldListings(path, checking.check, index.count)
+      : await listingsOnDisk(path, expected, checking.check, index.count);
     const terms = new SearchableMap<number>();
     for (const [term, text] of index.terms.entries()) terms.set(text, term);
     const countryIndex = new Map(index.countries.map((code, i) => [code, i]));
     return { index, listings, terms, countryIndex };
   } finally {
-    check.stop();
+    checking.check.stop();
   }
 }
 

@@ -11,7 +11,7 @@
  * check. The schema and Ajv's options come from the loader (src/schemas), so they are defined once.
  */
 import { createHash } from "node:crypto";
-import { open } from "node:fs/promises";
+import { open, stat } from "node:fs/promises";
 import { parentPort, workerData } from "node:worker_threads";
 import { Ajv } from "ajv";
 import addFormatsPlugin from "ajv-formats";
@@ -32,31 +32,36 @@ const addFormats = /** @type {typeof addFormatsPlugin.default} */ (/** @type {un
  * @property {object} schema The PublicBusiness JSON Schema.
  * @property {import("ajv").Options} ajvOptions
  * @property {import("ajv-formats").FormatName[]} formats
+ * @property {boolean} hold Whether the range is the whole file, read into one buffer that is
+ *   handed over with the result (transferred, not copied): the loader's copy of the listings.
  */
 
 /**
- * Success; or the first bad line of the range: where the range's first line starts, how many
- * lines come before the bad one (-1 when a block is not the manifest's), and what is wrong.
- * @typedef {{ ok: true } | { ok: false, firstLine: number, index: number, problem: string }} ValidationResult
+ * Success, with the file's bytes when they were held; or the first bad line of the range: where
+ * the range's first line starts, how many lines come before the bad one (-1 when a block, or the
+ * size of a file held, is not the manifest's), and what is wrong.
+ * @typedef {{ ok: true, bytes?: ArrayBuffer } | { ok: false, firstLine: number, index: number, problem: string }} ValidationResult
  */
 
 const NEWLINE = 0x0a;
 
 /**
  * The bytes of `path` from `start` to `end` (exclusive; the file's end when not given), read
- * `chunkBytes` at a time into one buffer: each chunk is valid until the next is read.
- * @param {string} path @param {number} chunkBytes @param {number} start @param {number} [end]
+ * `chunkBytes` at a time into one buffer: each chunk is valid until the next is read. With
+ * `held` (the whole file), each chunk is read into its place in `held` instead.
+ * @param {string} path @param {number} chunkBytes @param {number} start @param {number} [end] @param {Buffer} [held]
  * @returns {AsyncGenerator<Buffer>}
  */
-async function* chunksOf(path, chunkBytes, start, end = Number.POSITIVE_INFINITY) {
+async function* chunksOf(path, chunkBytes, start, end = Number.POSITIVE_INFINITY, held = undefined) {
   const file = await open(path, "r");
   try {
-    const buffer = Buffer.allocUnsafeSlow(chunkBytes);
+    const buffer = held ?? Buffer.allocUnsafeSlow(chunkBytes);
     for (let position = start; position < end; ) {
-      const { bytesRead } = await file.read(buffer, 0, Math.min(chunkBytes, end - position), position);
+      const at = held === undefined ? 0 : position;
+      const { bytesRead } = await file.read(buffer, at, Math.min(chunkBytes, end - position), position);
       if (bytesRead === 0) return;
       position += bytesRead;
-      yield buffer.subarray(0, bytesRead);
+      yield buffer.subarray(at, at + bytesRead);
     }
   } finally {
     await file.close();
@@ -67,7 +72,7 @@ async function* chunksOf(path, chunkBytes, start, end = Number.POSITIVE_INFINITY
  * @param {ValidationRequest} request
  * @returns {Promise<ValidationResult>}
  */
-async function validate({ path, start, end, blockBytes, chunkBytes, blocks, schema, ajvOptions, formats }) {
+async function validate({ path, start, end, blockBytes, chunkBytes, blocks, schema, ajvOptions, formats, hold }) {
   const ajv = new Ajv(ajvOptions);
   addFormats(ajv, formats);
   const check = ajv.compile(schema);
@@ -98,6 +103,9 @@ async function validate({ path, start, end, blockBytes, chunkBytes, blocks, sche
     index: -1,
     problem: "businesses.ndjson changed while it was being loaded; run `npm run build`.",
   };
+  // A file held (`start` is 0) is read whole, and must be the manifest's size.
+  if (hold && (await stat(path)).size !== end) return changed;
+  const held = hold ? Buffer.allocUnsafeSlow(end) : undefined;
 
   /**
    * What is wrong with one line, or null.
@@ -132,16 +140,17 @@ async function validate({ path, start, end, blockBytes, chunkBytes, blocks, sche
   const finished = async () => {
     // The range's last line may end before its last block does: read the rest to verify it.
     if (position < end) {
-      for await (const chunk of chunksOf(path, chunkBytes, position, end)) {
+      for await (const chunk of chunksOf(path, chunkBytes, position, end, held)) {
         if (!verify(chunk, position)) return changed;
         position += chunk.length;
       }
     }
-    return block === blocks.length ? { ok: true } : changed;
+    if (block !== blocks.length) return changed;
+    return held === undefined ? { ok: true } : { ok: true, bytes: held.buffer };
   };
 
   let position = from;
-  for await (const chunk of chunksOf(path, chunkBytes, from)) {
+  for await (const chunk of chunksOf(path, chunkBytes, from, held === undefined ? Number.POSITIVE_INFINITY : end, held)) {
     const chunkStart = position;
     position += chunk.length;
     const hashFrom = Math.max(start, chunkStart);
@@ -185,4 +194,5 @@ async function validate({ path, start, end, blockBytes, chunkBytes, blocks, sche
   return finished();
 }
 
-parentPort?.postMessage(await validate(/** @type {ValidationRequest} */ (workerData)));
+const result = await validate(/** @type {ValidationRequest} */ (workerData));
+parentPort?.postMessage(result, result.ok && result.bytes !== undefined ? [result.bytes] : []);

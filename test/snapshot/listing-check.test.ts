@@ -4,7 +4,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { blockDigests, SNAPSHOT_FILES } from "../../src/snapshot/files.ts";
-import { blockRuns, ListingCheckError, startListingCheck } from "../../src/snapshot/listing-check.ts";
+import { blockRuns, ListingCheckError, readCheckedListings, startListingCheck } from "../../src/snapshot/listing-check.ts";
 import { buildSnapshot, FIXTURES, tempDir } from "../helpers/snapshot.ts";
 
 test("blocks are split into runs of whole blocks, one a part, never more runs than blocks", () => {
@@ -70,5 +70,41 @@ describe("the listing check over blocks smaller than a line, in three workers re
     const good = `${lines.join("\n")}\n`;
     const changed = good.replace("Plumbing", "Plumbinh");
     await assert.rejects(check(changed, good), /^Error: businesses\.ndjson changed while it was being loaded; run `npm run build`\.$/);
+  });
+  /** Writes `text` as the file and reads it through the held check, with digests of `digested`. */
+  async function readChecked(text: string, digested = text): Promise<Buffer> {
+    await writeFile(path, text);
+    const bytes = Buffer.from(digested);
+    const digest = { bytes: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex"), blocks: blockDigests(bytes, BLOCK) };
+    return readCheckedListings(path, digest, { blockBytes: BLOCK, chunkBytes: CHUNK }).bytes;
+  }
+
+  test("a file held whole is handed over as the very bytes it checked", async () => {
+    const good = `${lines.join("\n")}\n`;
+    const held = await readChecked(good);
+    assert.equal(held.toString("utf8"), good);
+    assert.equal(held.byteOffset, 0);
+    assert.equal(held.buffer.byteLength, Buffer.byteLength(good));
+  });
+
+  for (const bad of [0, 8]) {
+    test(`a file held whole names listing ${bad + 1} when it is the bad one`, async () => {
+      const broken = lines.map((line, i) => (i === bad ? line.replace('"name":', '"nom":') : line));
+      await assert.rejects(
+        readChecked(`${broken.join("\n")}\n`),
+        (error: unknown) =>
+          error instanceof ListingCheckError &&
+          !error.notTheFile &&
+          error.message.startsWith(`listing ${bad + 1} of businesses.ndjson does not match the PublicBusiness schema`),
+      );
+    });
+  }
+
+  const notTheFile = (error: unknown) => error instanceof ListingCheckError && error.notTheFile;
+  test("a file held whole is refused as not the manifest's when a block differs, or its size", async () => {
+    const good = `${lines.join("\n")}\n`;
+    await assert.rejects(readChecked(good.replace("Plumbing", "Plumbinh"), good), notTheFile);
+    await assert.rejects(readChecked(`${good}${lines[0]}\n`, good), notTheFile);
+    await assert.rejects(readChecked(good.slice(0, -1), good), notTheFile);
   });
 });
