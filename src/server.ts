@@ -22,12 +22,14 @@ async function main(config: Config, tracingOn: boolean): Promise<void> {
     // OpenTelemetry is loaded only when spans are exported (src/tracing/settings.ts), and before fastify starts.
     tracingOn ? import("./tracing/start.ts").then(({ startTracing }) => startTracing()) : undefined,
   ]);
-  const live = await opening;
-  const service = new CatalogService({ snapshot: () => live.current(), cacheSeconds: config.cacheSeconds });
+  // The app is built while the snapshot still loads; it serves once the snapshot is open.
+  let live: LiveSnapshot | undefined;
+  const service = new CatalogService({ snapshot: () => live?.current() ?? null, cacheSeconds: config.cacheSeconds });
   // Loaded only when metrics are on: without METRICS_PORT nothing is counted, and prom-client is never loaded.
   const metrics = config.metricsPort === null ? undefined : new (await import("./metrics.ts")).Metrics(service);
   const app = await buildApp({ service, config, metrics, logger: { level: config.logLevel }, wrapMcpDispatch: tracing?.wrapMcpDispatch });
   tracing?.logTo(app.log);
+  live = await opening;
 
   const reportOnSnapshot = (snapshot: Snapshot) => {
     if (snapshot.directoryProblem !== null) {
