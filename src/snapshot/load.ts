@@ -222,12 +222,13 @@ async function loadDirectory(distDir: string, manifest: Manifest, options: LoadO
     if (manifest.lists.country.length !== index.countries.length || manifest.lists.service.length !== index.services.length) {
       throw new SnapshotError("the manifest's lists are not the directory index's countries and services.");
     }
-    const listings = checking.held
-      ? await heldListings(path, checking.check, index.count)
-      : await listingsOnDisk(path, expected, checking.check, index.count);
+    // Made while the listings are still being read and checked.
     const terms = new SearchableMap<number>();
     for (const [term, text] of index.terms.entries()) terms.set(text, term);
     const countryIndex = new Map(index.countries.map((code, i) => [code, i]));
+    const listings = checking.held
+      ? await heldListings(path, checking.check, index.count)
+      : await listingsOnDisk(path, expected, checking.check, index.count);
     return { index, listings, terms, countryIndex };
   } finally {
     checking.check.stop();
