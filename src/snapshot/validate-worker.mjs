@@ -34,6 +34,8 @@ const addFormats = /** @type {typeof addFormatsPlugin.default} */ (/** @type {un
  * @property {import("ajv-formats").FormatName[]} formats
  * @property {boolean} hold Whether the range is the whole file, read into one buffer that is
  *   handed over with the result (transferred, not copied): the loader's copy of the listings.
+ * @property {number} checkEnd The listings checked are those whose line starts before this byte
+ *   (`end`, but for a file held whose later listings other workers check).
  */
 
 /**
@@ -72,7 +74,7 @@ async function* chunksOf(path, chunkBytes, start, end = Number.POSITIVE_INFINITY
  * @param {ValidationRequest} request
  * @returns {Promise<ValidationResult>}
  */
-async function validate({ path, start, end, blockBytes, chunkBytes, blocks, schema, ajvOptions, formats, hold }) {
+async function validate({ path, start, end, checkEnd, blockBytes, chunkBytes, blocks, schema, ajvOptions, formats, hold }) {
   const ajv = new Ajv(ajvOptions);
   addFormats(ajv, formats);
   const check = ajv.compile(schema);
@@ -166,8 +168,8 @@ async function validate({ path, start, end, blockBytes, chunkBytes, blocks, sche
       if (firstLine >= end) return finished();
       line = Buffer.alloc(0);
     }
-    // The range's last line is the one that holds byte end - 1: it ends at the first newline from there.
-    const boundary = end - 1 - chunkStart < chunk.length ? chunk.indexOf(NEWLINE, Math.max(at, end - 1 - chunkStart)) : -1;
+    // The range's last line is the one that holds byte checkEnd - 1: it ends at the first newline from there.
+    const boundary = checkEnd - 1 - chunkStart < chunk.length ? chunk.indexOf(NEWLINE, Math.max(at, checkEnd - 1 - chunkStart)) : -1;
     const last = boundary >= 0 ? boundary : chunk.lastIndexOf(NEWLINE);
     if (last >= at) {
       // The chunk's complete lines are decoded at once, not one by one.
