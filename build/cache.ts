@@ -134,7 +134,7 @@ export class BuildCache {
   readonly #header: string;
   readonly #previous: ReadonlyMap<string, StoredEntry<CachedFile>>;
   readonly #pages: PageInputs | null;
-  /** What this build read: an entry, or the previous cache's entry (with its line) for an unchanged file. */
+  /** What this build read: an entry, or the previous cache's entry for an unchanged file. */
   readonly #files: SegmentWriter<CachedFile>;
   /** Why the previous cache is not used, for --verbose; null when it is. */
   readonly unused: string | null;
@@ -235,9 +235,9 @@ export class BuildCache {
   async save(pages: PageInputs): Promise<void> {
     await mkdir(this.#dir, { recursive: true });
     this.#files.write(this.#dir, this.#header, (file, entry) => JSON.stringify([file, withoutPrivate(entry)]));
-    for (const [name, text] of this.#made) writeAtomically(this.#dir, name, [Buffer.from(`${this.#header}\n${text}`)]);
+    for (const [name, text] of this.#made) writeAtomically(this.#dir, name, [`${this.#header}\n`, text]);
     const header = JSON.parse(this.#header) as CacheHeader;
-    writeAtomically(this.#dir, PAGES_FILE, [Buffer.from(JSON.stringify({ ...header, pages } satisfies PagesFile))]);
+    writeAtomically(this.#dir, PAGES_FILE, [JSON.stringify({ ...header, pages } satisfies PagesFile)]);
     removeLeftovers(this.#dir, [FORMAT_1_FILE]);
   }
 }

@@ -153,7 +153,7 @@ async function writeFiles(
     sitemapPages(documents.keys(), { count: model.businesses.length, slugAt: (rank) => model.businesses[rank]?.slug ?? "" }),
     reuse,
   );
-  await out.writeAll(map(pages, ([urlPath, content]) => [pageFile(urlPath), content]));
+  out.writeAll(map(pages, ([urlPath, content]) => [pageFile(urlPath), content]));
   stage("listing pages, lists and sitemap");
 
   const files = Object.fromEntries(VERIFIED_FILES.map((file) => [file, out.digests.get(file)])) as Manifest["files"];
