@@ -76,19 +76,12 @@ function statOf(path: string, started: number): string | null {
   return Math.max(mtimeMs, ctimeMs) > started - RACY_MS ? null : `${size}:${mtimeMs}:${ctimeMs}:${ino}`;
 }
 
-/** What stands for an editor's `private` mapping once its file is read: it is never published nor checked past its type. */
-const PRIVATE_MAPPING: Readonly<Record<string, never>> = Object.freeze({});
-
 /**
  * The front matter and body as copies of their own: the parser's strings are slices of the
  * file's text, which each keeps whole (at 100,000 listings 1.8 KB a file held against 1.1 KB).
- * A `private` mapping is kept as an empty one, its type being all that is checked of it.
  */
 function ownCopy(data: Record<string, unknown>, body: string): { data: Record<string, unknown>; body: string } {
-  const copy = structuredClone({ data, body });
-  const notes = copy.data.private;
-  if (typeof notes === "object" && notes !== null && !Array.isArray(notes)) copy.data.private = PRIVATE_MAPPING;
-  return copy;
+  return structuredClone({ data, body });
 }
 
 /** A file as the cache has it. */
