@@ -33,7 +33,7 @@ export interface CachedFile {
   readonly stat: string | null;
   /** SHA-256 of the file's bytes. */
   readonly sha256: string;
-  /** The front matter as parsed, without `private` (never published, never checked past its type). */
+  /** The front matter as parsed; `private` (never published, never checked past its type) is left out when saved. */
   readonly data: Record<string, unknown>;
   readonly body: string;
   /** For an approved listing, what the build made of it, once it has (kept while the file's bytes are the same). */
@@ -134,7 +134,7 @@ export class BuildCache {
   readonly #header: string;
   readonly #previous: ReadonlyMap<string, StoredEntry<CachedFile>>;
   readonly #pages: PageInputs | null;
-  /** What this build read: an entry, or the previous cache's entry (with its line) for an unchanged file. */
+  /** What this build read: an entry, or the previous cache's entry for an unchanged file. */
   readonly #files: SegmentWriter<CachedFile>;
   /** Why the previous cache is not used, for --verbose; null when it is. */
   readonly unused: string | null;
@@ -234,12 +234,19 @@ export class BuildCache {
    */
   async save(pages: PageInputs): Promise<void> {
     await mkdir(this.#dir, { recursive: true });
-    this.#files.write(this.#dir, this.#header, (file, entry) => JSON.stringify([file, entry]));
-    for (const [name, text] of this.#made) writeAtomically(this.#dir, name, [Buffer.from(`${this.#header}\n${text}`)]);
+    this.#files.write(this.#dir, this.#header, (file, entry) => JSON.stringify([file, withoutPrivate(entry)]));
+    for (const [name, text] of this.#made) writeAtomically(this.#dir, name, [`${this.#header}\n`, text]);
     const header = JSON.parse(this.#header) as CacheHeader;
-    writeAtomically(this.#dir, PAGES_FILE, [Buffer.from(JSON.stringify({ ...header, pages } satisfies PagesFile))]);
+    writeAtomically(this.#dir, PAGES_FILE, [JSON.stringify({ ...header, pages } satisfies PagesFile)]);
     removeLeftovers(this.#dir, [FORMAT_1_FILE]);
   }
+}
+
+/** An entry as it is saved: without the front matter's `private`. */
+function withoutPrivate(entry: CachedFile): CachedFile {
+  if (!("private" in entry.data)) return entry;
+  const { private: _, ...data } = entry.data;
+  return { ...entry, data };
 }
 
 /** The previous cache as it was read. */

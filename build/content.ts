@@ -76,11 +76,12 @@ function statOf(path: string, started: number): string | null {
   return Math.max(mtimeMs, ctimeMs) > started - RACY_MS ? null : `${size}:${mtimeMs}:${ctimeMs}:${ino}`;
 }
 
-/** The front matter as the cache keeps it: `private` is never published nor checked past its type. */
-function withoutPrivate(data: Record<string, unknown>): Record<string, unknown> {
-  if (!("private" in data)) return data;
-  const { private: _, ...rest } = data;
-  return rest;
+/**
+ * The front matter and body as copies of their own: the parser's strings are slices of the
+ * file's text, which each keeps whole (at 100,000 listings 1.8 KB a file held against 1.1 KB).
+ */
+function ownCopy(data: Record<string, unknown>, body: string): { data: Record<string, unknown>; body: string } {
+  return structuredClone({ data, body });
 }
 
 /** A file as the cache has it. */
@@ -93,7 +94,8 @@ function readSource(root: string, path: string, problems: ContentProblem[], cach
   // The path is root joined with the file's: cut, not path.relative (which resolves both: 1-2 s for 100,000 files in a loaded profile).
   const prefix = `${join(root, ".")}${sep}`;
   const file = (path.startsWith(prefix) ? path.slice(prefix.length) : relative(root, path)).split(sep).join("/");
-  const slug = path.slice(path.lastIndexOf(sep) + 1, -".md".length);
+  // Cut from `file`, which is kept, not from `path`, which a slice would keep whole.
+  const slug = file.slice(file.lastIndexOf("/") + 1, -".md".length);
   const cached = cache?.cache.file(file);
   let stat: string | null = null;
   let text: string;
@@ -124,9 +126,9 @@ function readSource(root: string, path: string, problems: ContentProblem[], cach
       problems.push({ file, field: "(front matter)", message: "must be a YAML mapping between --- lines", at: { key: [] } });
       return null;
     }
-    const source = { file, slug, data: data as Record<string, unknown>, body: parsed.content };
-    // Kept for the next build, which uses it only if this one succeeds (every file valid).
-    cache?.cache.keep(file, { stat, sha256: digest, data: withoutPrivate(source.data), body: source.body });
+    const source = { file, slug, ...ownCopy(data as Record<string, unknown>, parsed.content) };
+    // Kept for the next build, which uses it only if this one succeeds (every file valid); `private` is left out when it is saved.
+    cache?.cache.keep(file, { stat, sha256: digest, data: source.data, body: source.body });
     return source;
   } catch (error) {
     problems.push({ file, field: "(front matter)", ...brokenFrontMatter(text, error) });

@@ -24,7 +24,7 @@ import {
   VERIFIED_FILES,
 } from "../src/snapshot/files.ts";
 import { INDEX_FORMAT_VERSION } from "../src/snapshot/search-index.ts";
-import type { PageInputs } from "./cache.ts";
+import { type PageInputs, sha256 } from "./cache.ts";
 import type { Model } from "./derive.ts";
 import { FileWriter } from "./file-writer.ts";
 import { mcpAppHtml } from "./mcp-app.ts";
@@ -96,8 +96,13 @@ async function writeFiles(
 ): Promise<Written> {
   const out = new FileWriter(root);
 
-  const lines = model.businesses.map((business) => JSON.stringify(business));
-  out.listings(lines);
+  // Each listing's line is hashed as it is written (a profile page is kept while its line's hash is the same), unless the cache has its hash.
+  const lineHashes: string[] = [];
+  out.listings(model.businesses.length, (rank) => {
+    const line = JSON.stringify(model.businesses[rank]);
+    lineHashes.push(model.listingSources[rank]?.cached?.lineSha256 ?? sha256(line));
+    return line;
+  });
   const listingsSha256 = out.digests.get("businessesNdjson")?.sha256 ?? "";
   const version = createHash("sha256")
     .update(JSON.stringify([model.baseUrl, model.site, model.intro, model.services, model.offerings, [...model.guides]]))
@@ -116,7 +121,7 @@ async function writeFiles(
 
   const paging = listsPaging(model, index);
   const summary = directorySummary(index, paging);
-  const inputs = nextInputs([model.baseUrl, model.site], model.businesses, lines, model.listingSources, index, summary);
+  const inputs = nextInputs([model.baseUrl, model.site], model.businesses, lineHashes, index, summary);
   const reuse =
     previousPages !== undefined && previousPages !== null && previousPages.pages === inputs.pages
       ? new PageReuse(previousPages, inputs)
@@ -148,7 +153,7 @@ async function writeFiles(
     sitemapPages(documents.keys(), { count: model.businesses.length, slugAt: (rank) => model.businesses[rank]?.slug ?? "" }),
     reuse,
   );
-  await out.writeAll(map(pages, ([urlPath, content]) => [pageFile(urlPath), content]));
+  out.writeAll(map(pages, ([urlPath, content]) => [pageFile(urlPath), content]));
   stage("listing pages, lists and sitemap");
 
   const files = Object.fromEntries(VERIFIED_FILES.map((file) => [file, out.digests.get(file)])) as Manifest["files"];

@@ -26,19 +26,17 @@ export const LISTINGS_FOLDER = pageFile(DIRECTORY_PATH);
 export type NextInputs = Omit<PageInputs, "snapshot">;
 
 /**
- * The inputs of every page below LISTINGS_FOLDER. `known` gives, by rank, the SHA-256 of a line
- * when the cache has it (hashing 100,000 lines took 1-2 s of an incremental build); the others
- * are hashed here. Also returns every line's hash, by rank, for the cache.
+ * The inputs of every page below LISTINGS_FOLDER, from the SHA-256 of each listing's line, by
+ * rank (`lineHashes`: the cache has those of unchanged listings, and hashing 100,000 lines took
+ * 1-2 s of an incremental build). Also returns `lineHashes`, for the cache.
  */
 export function nextInputs(
   siteKey: unknown,
   businesses: readonly PublicBusiness[],
-  lines: readonly string[],
-  known: readonly { readonly cached?: { readonly lineSha256: string } }[],
+  lineHashes: readonly string[],
   index: DirectoryIndex,
   summary: DirectorySummary,
 ): NextInputs & { readonly listFiles: ReadonlyMap<string, number>; readonly lineHashes: readonly string[] } {
-  const lineHashes = lines.map((line, rank) => known[rank]?.cached?.lineSha256 ?? sha256(line));
   const profiles: Record<string, string> = {};
   for (const [rank, business] of businesses.entries()) profiles[business.slug] = lineHashes[rank] as string;
   const listFolders: Record<string, string> = {};
