@@ -11,13 +11,8 @@
  * check. The schema and Ajv's options come from the loader (src/schemas), so they are defined once.
  */
 import { createHash } from "node:crypto";
-import { open, stat } from "node:fs/promises";
+import { open } from "node:fs/promises";
 import { parentPort, workerData } from "node:worker_threads";
-import { Ajv } from "ajv";
-import addFormatsPlugin from "ajv-formats";
-
-// ajv-formats ships CommonJS whose default export TypeScript sees as the module namespace.
-const addFormats = /** @type {typeof addFormatsPlugin.default} */ (/** @type {unknown} */ (addFormatsPlugin));
 
 /**
  * The listings to check: those whose line starts at a byte in [start, end), the bytes of
@@ -49,21 +44,19 @@ const NEWLINE = 0x0a;
 
 /**
  * The bytes of `path` from `start` to `end` (exclusive; the file's end when not given), read
- * `chunkBytes` at a time into one buffer: each chunk is valid until the next is read. With
- * `held` (the whole file), each chunk is read into its place in `held` instead.
- * @param {string} path @param {number} chunkBytes @param {number} start @param {number} [end] @param {Buffer} [held]
+ * `chunkBytes` at a time into one buffer: each chunk is valid until the next is read.
+ * @param {string} path @param {number} chunkBytes @param {number} start @param {number} [end]
  * @returns {AsyncGenerator<Buffer>}
  */
-async function* chunksOf(path, chunkBytes, start, end = Number.POSITIVE_INFINITY, held = undefined) {
+async function* chunksOf(path, chunkBytes, start, end = Number.POSITIVE_INFINITY) {
   const file = await open(path, "r");
   try {
-    const buffer = held ?? Buffer.allocUnsafeSlow(chunkBytes);
+    const buffer = Buffer.allocUnsafeSlow(chunkBytes);
     for (let position = start; position < end; ) {
-      const at = held === undefined ? 0 : position;
-      const { bytesRead } = await file.read(buffer, at, Math.min(chunkBytes, end - position), position);
+      const { bytesRead } = await file.read(buffer, 0, Math.min(chunkBytes, end - position), position);
       if (bytesRead === 0) return;
       position += bytesRead;
-      yield buffer.subarray(at, at + bytesRead);
+      yield buffer.subarray(0, bytesRead);
     }
   } finally {
     await file.close();
@@ -71,13 +64,59 @@ async function* chunksOf(path, chunkBytes, start, end = Number.POSITIVE_INFINITY
 }
 
 /**
+ * The whole file at `path`, read at once into a buffer of its own (transferable); null when it
+ * is not `size` bytes long.
+ * @param {string} path @param {number} size
+ * @returns {Promise<Buffer<ArrayBuffer> | null>}
+ */
+async function readWhole(path, size) {
+  const file = await open(path, "r");
+  try {
+    if ((await file.stat()).size !== size) return null;
+    const buffer = Buffer.allocUnsafeSlow(size);
+    for (let position = 0; position < size; ) {
+      const { bytesRead } = await file.read(buffer, position, size - position, position);
+      if (bytesRead === 0) return null;
+      position += bytesRead;
+    }
+    return buffer;
+  } finally {
+    await file.close();
+  }
+}
+
+/**
+ * Bytes start..end of `bytes`, `chunkBytes` at a time.
+ * @param {Buffer} bytes @param {number} chunkBytes @param {number} start @param {number} end
+ * @returns {Generator<Buffer>}
+ */
+function* slicesOf(bytes, chunkBytes, start, end) {
+  for (let at = start; at < end; at += chunkBytes) yield bytes.subarray(at, Math.min(at + chunkBytes, end));
+}
+
+/**
+ * Ajv with our formats, and the schema compiled. Ajv is imported here rather than at the top, so
+ * that a file held is read (by libuv's threads) while this thread loads and compiles it.
+ * @param {object} schema @param {import("ajv").Options} ajvOptions @param {import("ajv-formats").FormatName[]} formats
+ */
+async function compile(schema, ajvOptions, formats) {
+  const [{ Ajv }, formatsModule] = await Promise.all([import("ajv"), import("ajv-formats")]);
+  // ajv-formats ships CommonJS whose default export TypeScript sees as the module namespace.
+  const addFormats = /** @type {typeof formatsModule.default.default} */ (/** @type {unknown} */ (formatsModule.default));
+  const ajv = new Ajv(ajvOptions);
+  addFormats(ajv, formats);
+  return { ajv, check: ajv.compile(schema) };
+}
+
+/**
  * @param {ValidationRequest} request
  * @returns {Promise<ValidationResult>}
  */
 async function validate({ path, start, end, checkEnd, blockBytes, chunkBytes, blocks, schema, ajvOptions, formats, hold }) {
-  const ajv = new Ajv(ajvOptions);
-  addFormats(ajv, formats);
-  const check = ajv.compile(schema);
+  // A file held (`start` is 0) is read whole, and must be the manifest's size.
+  const reading = hold ? readWhole(path, end) : undefined;
+  reading?.catch(() => {});
+  const { ajv, check } = await compile(schema, ajvOptions, formats);
 
   // Each block's bytes are hashed as they come and compared with its digest when it is complete.
   let block = 0;
@@ -105,9 +144,11 @@ async function validate({ path, start, end, checkEnd, blockBytes, chunkBytes, bl
     index: -1,
     problem: "businesses.ndjson changed while it was being loaded; run `npm run build`.",
   };
-  // A file held (`start` is 0) is read whole, and must be the manifest's size.
-  if (hold && (await stat(path)).size !== end) return changed;
-  const held = hold ? Buffer.allocUnsafeSlow(end) : undefined;
+  const held = (await reading) ?? undefined;
+  if (reading !== undefined && held === undefined) return changed;
+  /** The chunks of bytes from..to: slices of the file held, or read. @param {number} from @param {number} to */
+  const chunks = (from, to) =>
+    held === undefined ? chunksOf(path, chunkBytes, from, to) : slicesOf(held, chunkBytes, from, Math.min(to, end));
 
   /**
    * What is wrong with one line, or null.
@@ -142,7 +183,7 @@ async function validate({ path, start, end, checkEnd, blockBytes, chunkBytes, bl
   const finished = async () => {
     // The range's last line may end before its last block does: read the rest to verify it.
     if (position < end) {
-      for await (const chunk of chunksOf(path, chunkBytes, position, end, held)) {
+      for await (const chunk of chunks(position, end)) {
         if (!verify(chunk, position)) return changed;
         position += chunk.length;
       }
@@ -152,7 +193,7 @@ async function validate({ path, start, end, checkEnd, blockBytes, chunkBytes, bl
   };
 
   let position = from;
-  for await (const chunk of chunksOf(path, chunkBytes, from, held === undefined ? Number.POSITIVE_INFINITY : end, held)) {
+  for await (const chunk of chunks(from, Number.POSITIVE_INFINITY)) {
     const chunkStart = position;
     position += chunk.length;
     const hashFrom = Math.max(start, chunkStart);
