@@ -63,35 +63,49 @@ async function* chunksOf(path, chunkBytes, start, end = Number.POSITIVE_INFINITY
   }
 }
 
+/** How many chunks each read of a file held fills (4 MB of 64 KB chunks): all are issued at once, and checked in order as each lands. */
+const CHUNKS_A_PIECE = 64;
+
 /**
- * The whole file at `path`, read at once into a buffer of its own (transferable); null when it
- * is not `size` bytes long.
- * @param {string} path @param {number} size
- * @returns {Promise<Buffer<ArrayBuffer> | null>}
+ * A file held whole, `size` bytes, read into one buffer of its own (transferable): every piece's
+ * read is issued at once, for libuv's threads to fill (and fault in the pages of) while this
+ * thread checks the pieces already read. Null when the file is not `size` bytes long.
+ * @param {string} path @param {number} size @param {number} pieceBytes
+ * @returns {Promise<{ buffer: Buffer<ArrayBuffer>, pieceBytes: number, pieces: Promise<void>[] } | null>}
  */
-async function readWhole(path, size) {
+async function readWhole(path, size, pieceBytes) {
   const file = await open(path, "r");
-  try {
-    if ((await file.stat()).size !== size) return null;
-    const buffer = Buffer.allocUnsafeSlow(size);
-    for (let position = 0; position < size; ) {
-      const { bytesRead } = await file.read(buffer, position, size - position, position);
-      if (bytesRead === 0) return null;
+  if ((await file.stat()).size !== size) {
+    await file.close();
+    return null;
+  }
+  const buffer = Buffer.allocUnsafeSlow(size);
+  /** @param {number} start @param {number} end @returns {Promise<void>} */
+  const fill = async (start, end) => {
+    for (let position = start; position < end; ) {
+      const { bytesRead } = await file.read(buffer, position, end - position, position);
+      if (bytesRead === 0) throw new Error("businesses.ndjson ended early");
       position += bytesRead;
     }
-    return buffer;
-  } finally {
-    await file.close();
-  }
+  };
+  const pieces = [];
+  for (let start = 0; start < size; start += pieceBytes) pieces.push(fill(start, Math.min(start + pieceBytes, size)));
+  const all = Promise.all(pieces).finally(() => file.close());
+  all.catch(() => {});
+  return { buffer, pieceBytes, pieces: pieces.map((piece) => piece.then(() => {})) };
 }
 
 /**
- * Bytes start..end of `bytes`, `chunkBytes` at a time.
- * @param {Buffer} bytes @param {number} chunkBytes @param {number} start @param {number} end
- * @returns {Generator<Buffer>}
+ * Bytes start..end of a file held, `chunkBytes` at a time, each once its pieces are read.
+ * @param {{ buffer: Buffer, pieceBytes: number, pieces: Promise<void>[] }} held @param {number} chunkBytes @param {number} start @param {number} end
+ * @returns {AsyncGenerator<Buffer>}
  */
-function* slicesOf(bytes, chunkBytes, start, end) {
-  for (let at = start; at < end; at += chunkBytes) yield bytes.subarray(at, Math.min(at + chunkBytes, end));
+async function* slicesOf({ buffer, pieceBytes, pieces }, chunkBytes, start, end) {
+  for (let at = start; at < end; at += chunkBytes) {
+    const to = Math.min(at + chunkBytes, end);
+    for (let piece = Math.floor(at / pieceBytes); piece * pieceBytes < to; piece += 1) await pieces[piece];
+    yield buffer.subarray(at, to);
+  }
 }
 
 /**
@@ -114,7 +128,7 @@ async function compile(schema, ajvOptions, formats) {
  */
 async function validate({ path, start, end, checkEnd, blockBytes, chunkBytes, blocks, schema, ajvOptions, formats, hold }) {
   // A file held (`start` is 0) is read whole, and must be the manifest's size.
-  const reading = hold ? readWhole(path, end) : undefined;
+  const reading = hold ? readWhole(path, end, chunkBytes * CHUNKS_A_PIECE) : undefined;
   reading?.catch(() => {});
   const { ajv, check } = await compile(schema, ajvOptions, formats);
 
@@ -189,7 +203,7 @@ async function validate({ path, start, end, checkEnd, blockBytes, chunkBytes, bl
       }
     }
     if (block !== blocks.length) return changed;
-    return held === undefined ? { ok: true } : { ok: true, bytes: held.buffer };
+    return held === undefined ? { ok: true } : { ok: true, bytes: held.buffer.buffer };
   };
 
   let position = from;
