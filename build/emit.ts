@@ -78,6 +78,8 @@ interface Written {
   readonly manifest: Manifest;
   readonly files: number;
   readonly inputs: ReturnType<typeof nextInputs>;
+  /** The SHA-256 of each listing's public line, by rank. */
+  readonly lineHashes: readonly string[];
   /** The previous snapshot's pages kept, when there are. */
   readonly reuse: PageReuse | null;
 }
@@ -169,7 +171,7 @@ async function writeFiles(
     lists: { country: [...paging.country], service: [...paging.service] },
   };
   out.write(SNAPSHOT_FILES.manifest, json(manifest));
-  return { manifest, files: out.files + (reuse?.keptFiles ?? 0), inputs, reuse };
+  return { manifest, files: out.files + (reuse?.keptFiles ?? 0), inputs, lineHashes, reuse };
 }
 
 /**
@@ -188,7 +190,7 @@ export async function writeSnapshot(distDir: string, model: Model, options: Writ
   const trash = sibling("trash");
   let dropped = 0;
   try {
-    const { manifest, files, inputs, reuse } = await writeFiles(staging, model, options, fresh, target);
+    const { manifest, files, inputs, lineHashes, reuse } = await writeFiles(staging, model, options, fresh, target);
     dropped = reuse?.dropped.length ?? 0;
     const undo = reuse === null ? async () => {} : await reuse.move(target, staging, fresh, trash);
     let hadOld = true;
@@ -214,7 +216,7 @@ export async function writeSnapshot(distDir: string, model: Model, options: Writ
       profiles: inputs.profiles,
       listFolders: inputs.listFolders,
     };
-    return { version: manifest.version, files, pages, kept: reuse?.keptFiles ?? 0, lineHashes: inputs.lineHashes };
+    return { version: manifest.version, files, pages, kept: reuse?.keptFiles ?? 0, lineHashes };
   } finally {
     await remove(staging);
     await remove(fresh);

@@ -28,7 +28,7 @@ export type NextInputs = Omit<PageInputs, "snapshot">;
 /**
  * The inputs of every page below LISTINGS_FOLDER, from the SHA-256 of each listing's line, by
  * rank (`lineHashes`: the cache has those of unchanged listings, and hashing 100,000 lines took
- * 1-2 s of an incremental build). Also returns `lineHashes`, for the cache.
+ * 1-2 s of an incremental build).
  */
 export function nextInputs(
   siteKey: unknown,
@@ -36,7 +36,7 @@ export function nextInputs(
   lineHashes: readonly string[],
   index: DirectoryIndex,
   summary: DirectorySummary,
-): NextInputs & { readonly listFiles: ReadonlyMap<string, number>; readonly lineHashes: readonly string[] } {
+): NextInputs & { readonly listFiles: ReadonlyMap<string, number> } {
   const profiles: Record<string, string> = {};
   for (const [rank, business] of businesses.entries()) profiles[business.slug] = lineHashes[rank] as string;
   const listFolders: Record<string, string> = {};
@@ -58,7 +58,7 @@ export function nextInputs(
     listFolders[folder] = sha256(digest.join("\n"));
     listFiles.set(folder, 2 * list.paging.pages.length + list.paging.parts.length);
   }
-  return { pages: sha256(JSON.stringify(siteKey)), profiles, listFolders, listFiles, lineHashes };
+  return { pages: sha256(JSON.stringify(siteKey)), profiles, listFolders, listFiles };
 }
 
 /** A list's folder below LISTINGS_FOLDER, from the path of its first index part (every file of a list is in it). */

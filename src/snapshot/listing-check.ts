@@ -150,10 +150,9 @@ export function readCheckedListings(
   { parts = Math.max(1, availableParallelism() - 1), blockBytes = LISTING_BLOCK_BYTES, chunkBytes = CHUNK_BYTES } = {},
 ): HeldListingCheck {
   const [first = [0, 0], ...others] = blockRuns(digest.blocks?.length ?? 0, parts);
-  const firstRange = rangeRequest(path, digest, first, blockBytes, chunkBytes);
   const holder = run({
     ...rangeRequest(path, digest, [0, digest.blocks?.length ?? 0], blockBytes, chunkBytes),
-    checkEnd: firstRange.end,
+    checkEnd: rangeRequest(path, digest, first, blockBytes, chunkBytes).end,
     hold: true,
   });
   const otherRuns = others.map((blocks) => run(rangeRequest(path, digest, blocks, blockBytes, chunkBytes)));

@@ -198,8 +198,8 @@ async function loadDirectory(distDir: string, manifest: Manifest, options: LoadO
     );
   }
   // The schema check runs in worker threads from the start, while this thread reads the index.
-  // A file held whole is read by its one worker, which hands over the bytes it checked; a larger
-  // one is checked by a worker a core while this thread reads it for the lookups.
+  // A file held whole is read by its first worker, which hands over the bytes once all are
+  // checked; a larger one is checked by a worker a core while this thread reads it for the lookups.
   const checking =
     expected.bytes <= (options.listingsInMemoryBytes ?? Number.POSITIVE_INFINITY)
       ? { held: true as const, check: readCheckedListings(path, expected) }

@@ -92,7 +92,7 @@ async function readWhole(path, size, pieceBytes) {
   for (let start = 0; start < size; start += pieceBytes) pieces.push(fill(start, Math.min(start + pieceBytes, size)));
   const all = Promise.all(pieces).finally(() => file.close());
   all.catch(() => {});
-  return { buffer, pieceBytes, pieces: pieces.map((piece) => piece.then(() => {})) };
+  return { buffer, pieceBytes, pieces };
 }
 
 /**
