@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { type FileDigest, LISTING_BLOCK_BYTES, SNAPSHOT_FILES, type SnapshotFile } from "../src/snapshot/files.ts";
+import { NEWLINE } from "../src/snapshot/listing-lookup.ts";
 import { LISTINGS_FOLDER } from "./page-reuse.ts";
 
 /** Writes files under a folder, one at a time, creating each folder once. */
@@ -74,8 +75,9 @@ export class FileWriter {
     const ndjson = openSync(this.#path(SNAPSHOT_FILES.businessesNdjson), "w");
     const array = openSync(this.#path(SNAPSHOT_FILES.businesses), "w");
     const digest = new BlockDigest();
-    // The chunks' bytes, in one buffer used again for each (a Buffer per chunk brought the collector round on the whole heap).
+    // The chunks' bytes, and the array's, in buffers used again for each (a Buffer per chunk brought the collector round on the whole heap).
     let bytes = Buffer.alloc(0);
+    let arrayBytes = Buffer.alloc(0);
     try {
       writeSync(array, count === 0 ? "[\n\n" : "[\n");
       for (let from = 0; from < count; from += LINES_PER_CHUNK) {
@@ -86,7 +88,8 @@ export class FileWriter {
         const chunk = bytes.subarray(0, bytes.write(text));
         writeSync(ndjson, chunk);
         digest.update(chunk);
-        writeSync(array, from + LINES_PER_CHUNK >= count ? `${lines.join(",\n")}\n` : `${lines.join(",\n")},\n`);
+        if (arrayBytes.length < chunk.length + lines.length) arrayBytes = Buffer.alloc(2 * (chunk.length + lines.length));
+        writeSync(array, withCommas(chunk, arrayBytes, from + LINES_PER_CHUNK >= count));
       }
       writeSync(array, "]\n");
     } finally {
@@ -96,6 +99,24 @@ export class FileWriter {
     this.digests.set("businessesNdjson", digest.digest());
   }
 }
+
+/**
+ * The JSON array's part for a chunk of NDJSON lines, written into `into`: the same bytes, with a
+ * comma before each newline but the file's last line's (`last`: the chunk ends the file). Copied
+ * from the chunk's bytes rather than joined and encoded a second time.
+ */
+function withCommas(chunk: Buffer, into: Buffer, last: boolean): Buffer {
+  let to = 0;
+  for (let from = 0; from < chunk.length; ) {
+    const newline = chunk.indexOf(NEWLINE, from);
+    to += chunk.copy(into, to, from, newline);
+    if (!last || newline < chunk.length - 1) into[to++] = COMMA;
+    into[to++] = NEWLINE;
+    from = newline + 1;
+  }
+  return into.subarray(0, to);
+}
+const COMMA = 0x2c;
 
 /** How many listing lines are joined and written at once. */
 const LINES_PER_CHUNK = 1000;
