@@ -12,7 +12,7 @@ import {
 } from "../src/schemas/content.ts";
 import type { Offering } from "../src/schemas/offering.ts";
 import { OFFERING_INDEX_OPTIONS, type OfferingIndexDocument } from "../src/snapshot/search-index.ts";
-import { compareByNameThenSlug, compareSlugs } from "../src/snapshot/text.ts";
+import { compareByNameThenSlug, compareCodeUnits } from "../src/snapshot/text.ts";
 import type { CachedListing } from "./cache.ts";
 import type { Entry, ValidContent } from "./validate.ts";
 
@@ -139,7 +139,7 @@ export function deriveModel(content: ValidContent, baseUrl: string): Model {
   const nameRanks = nameOrder(approved.map((entry) => entry.data.name));
   const ranked = approved
     .map((entry) => ({ business: toPublicBusiness(base, entry), entry, nameRank: nameRanks.get(entry.data.name) ?? 0 }))
-    .sort((a, b) => a.nameRank - b.nameRank || compareSlugs(a.business.slug, b.business.slug));
+    .sort((a, b) => a.nameRank - b.nameRank || compareCodeUnits(a.business.slug, b.business.slug));
   const businesses = ranked.map(({ business }) => business);
   const listingSources = ranked.map(({ business, entry: { file, listing } }): ListingSource => {
     const paging = listing?.paging ?? pagingLengths(base, business);

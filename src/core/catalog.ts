@@ -1,5 +1,5 @@
 import { lowerBound } from "../snapshot/lower-bound.ts";
-import { fold, words as wordsOf } from "../snapshot/text.ts";
+import { compareCodeUnits, fold, words as wordsOf } from "../snapshot/text.ts";
 import type { Catalog } from "../snapshot/types.ts";
 
 /**
@@ -31,7 +31,7 @@ function offeringWords(catalog: Catalog): OfferingWords {
     }
     if (positions.size > 0) entries.push([word, [...positions]]);
   }
-  entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  entries.sort(([a], [b]) => compareCodeUnits(a, b));
   found = { words: entries.map(([word]) => word), positions: entries.map(([, positions]) => positions) };
   wordsByCatalog.set(catalog, found);
   return found;

@@ -1,6 +1,6 @@
 import { endianness } from "node:os";
 import type { PublicBusiness } from "../schemas/business.ts";
-import { fold, words } from "./text.ts";
+import { compareCodeUnits, fold, words } from "./text.ts";
 
 /**
  * The directory's search index as the build writes it and the server loads it: listings are
@@ -73,7 +73,7 @@ function locationKeysOf({ location }: Pick<PublicBusiness, "location">): string[
 function postingsFrom(map: Map<string, number[]>, order: readonly string[] = []): { keys: string[]; postings: Postings } {
   const position = new Map(order.map((key, i) => [key, i]));
   const keys = [...map.keys()].sort(
-    (a, b) => (position.get(a) ?? order.length) - (position.get(b) ?? order.length) || (a < b ? -1 : a > b ? 1 : 0),
+    (a, b) => (position.get(a) ?? order.length) - (position.get(b) ?? order.length) || compareCodeUnits(a, b),
   );
   const offsets = new Uint32Array(keys.length + 1);
   let total = 0;

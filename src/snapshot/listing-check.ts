@@ -104,6 +104,11 @@ export function startListingCheck(
   };
 }
 
+/** The bytes of blocks [first, end) of a file of `bytes` bytes. */
+function byteRange([first, end]: [first: number, end: number], blockBytes: number, bytes: number): { start: number; end: number } {
+  return { start: first * blockBytes, end: Math.min(end * blockBytes, bytes) };
+}
+
 /** The request to check the listings of blocks [first, end) of the file, in a worker's own reads. */
 function rangeRequest(
   path: string,
@@ -112,7 +117,7 @@ function rangeRequest(
   blockBytes: number,
   chunkBytes: number,
 ): ValidationRequest {
-  const range = { start: first * blockBytes, end: Math.min(end * blockBytes, digest.bytes) };
+  const range = byteRange([first, end], blockBytes, digest.bytes);
   return {
     path,
     blockBytes,
@@ -152,7 +157,7 @@ export function readCheckedListings(
   const [first = [0, 0], ...others] = blockRuns(digest.blocks?.length ?? 0, parts);
   const holder = run({
     ...rangeRequest(path, digest, [0, digest.blocks?.length ?? 0], blockBytes, chunkBytes),
-    checkEnd: rangeRequest(path, digest, first, blockBytes, chunkBytes).end,
+    checkEnd: byteRange(first, blockBytes, digest.bytes).end,
     hold: true,
   });
   const otherRuns = others.map((blocks) => run(rangeRequest(path, digest, blocks, blockBytes, chunkBytes)));

@@ -49,10 +49,10 @@ let nameCollator: Intl.Collator | undefined;
  */
 export function compareByNameThenSlug(a: { name: string; slug: string }, b: { name: string; slug: string }): number {
   nameCollator ??= new Intl.Collator("en", { sensitivity: "base" });
-  return nameCollator.compare(a.name, b.name) || compareSlugs(a.slug, b.slug);
+  return nameCollator.compare(a.name, b.name) || compareCodeUnits(a.slug, b.slug);
 }
 
-/** Slugs in directory order (after the name): by their code units. */
-export function compareSlugs(a: string, b: string): number {
+/** Strings by their UTF-16 code units, the same on every machine: slugs after the name, the index's keys, the catalog's words. */
+export function compareCodeUnits(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
