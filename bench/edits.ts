@@ -88,7 +88,7 @@ export async function measureEdits(snapshot: Snapshot): Promise<EditTimes> {
 
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const env = { ...snapshot.env, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "warn", RATE_LIMIT_MAX: "0" };
+  const env = { ...snapshot.env, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "info", RATE_LIMIT_MAX: "0" };
   const devServedSeconds: number[] = [];
   const dev = await start(["run", "--silent", "dev"], env, `${url}/api/directory?limit=1`, { command: "npm", seconds: DEV_SECONDS });
   let undone = false;
