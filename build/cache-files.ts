@@ -96,6 +96,15 @@ export class SegmentWriter<T> {
     return this.#segments[segmentOf(file)]?.get(file);
   }
 
+  /** Every entry as a previous cache's (`read` gives a new one as it is read from its line), and how many each segment holds. */
+  saved(read: (file: string, entry: T) => T): { entries: Map<string, StoredEntry<T>>; counts: number[] } {
+    const entries = new Map<string, StoredEntry<T>>();
+    for (const segment of this.#segments) {
+      for (const [file, entry] of segment) entries.set(file, entry instanceof StoredEntry ? entry : new StoredEntry(read(file, entry)));
+    }
+    return { entries, counts: this.#segments.map((segment) => segment.size) };
+  }
+
   /**
    * Writes under `dir`, each beside then renamed, the segments whose entries are not exactly the
    * previous segment's: one with a new entry, or fewer entries (a file removed or not read).

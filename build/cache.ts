@@ -230,15 +230,20 @@ export class BuildCache {
   /**
    * Writes the cache for the snapshot just swapped in: the segments that changed, then the pages
    * file, each beside then renamed. A build stopped half-way leaves segments that still say what
-   * their files parse to, and a pages file that no longer matches dist/'s manifest.
+   * their files parse to, and a pages file that no longer matches dist/'s manifest. Returns what
+   * was written as the previous cache of a next build in this process, which need not read it back.
    */
-  async save(pages: PageInputs): Promise<void> {
+  async save(pages: PageInputs): Promise<BuildCache> {
     await mkdir(this.#dir, { recursive: true });
-    this.#files.write(this.#dir, this.#header, (file, entry) => JSON.stringify([file, withoutPrivate(entry)]));
+    const line = (file: string, entry: CachedFile) => JSON.stringify([file, withoutPrivate(entry)]);
+    this.#files.write(this.#dir, this.#header, line);
     for (const [name, text] of this.#made) writeAtomically(this.#dir, name, [`${this.#header}\n`, text]);
     const header = JSON.parse(this.#header) as CacheHeader;
     writeAtomically(this.#dir, PAGES_FILE, [JSON.stringify({ ...header, pages } satisfies PagesFile)]);
     removeLeftovers(this.#dir, [FORMAT_1_FILE]);
+    // An entry made by this build is read back from its line, as the next build would read it from the disk.
+    const saved = this.#files.saved((file, entry) => (JSON.parse(line(file, entry)) as [string, CachedFile])[1]);
+    return new BuildCache(this.#dir, this.#header, { ...saved, pages }, null);
   }
 }
 

@@ -3,23 +3,43 @@
  * rebuilds whenever a file under content/ changes. The server picks each new snapshot up by
  * itself (src/snapshot/reload.ts), so there is no restart; a build with content errors prints
  * them and leaves the last good snapshot served. Ctrl-C stops everything.
+ *
+ * The builds run in this process, each after the first from the cache the one before left in
+ * memory (build/build.ts): at 100,000 listings a build as a process of its own spent about 1.2 s
+ * starting (Node.js, tsx, the build's modules) and 0.6 s reading the cache back.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import PinoPretty from "pino-pretty";
+import { type BuildOptions, build, failure } from "../build/build.ts";
+import type { BuildCache } from "../build/cache.ts";
+import { SNAPSHOT_BUILT_MESSAGE } from "../src/snapshot/reload.ts";
 import { watchTree } from "./watch-tree.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const CONTENT_DIR = process.env.CONTENT_DIR || "content";
-const tsx = (script: string, stdio: "inherit" | "pipe") =>
-  spawn(process.execPath, ["--import", "tsx", script], { cwd: ROOT, env: process.env, stdio: ["ignore", stdio, "inherit"] });
+const tsx = (script: string) =>
+  spawn(process.execPath, ["--import", "tsx", script], { cwd: ROOT, env: process.env, stdio: ["ignore", "pipe", "inherit", "ipc"] });
 
-function build(): Promise<boolean> {
-  return new Promise((resolve) => tsx("build/cli.ts", "inherit").on("exit", (code) => resolve(code === 0)));
+/** A build as `npm run build` makes it. */
+const BUILD: BuildOptions = { checkOnly: false, clean: false, verbose: false, allWarnings: false, format: "text" };
+/** The cache the last build that wrote a snapshot left; null before the first, or after a build that did not. */
+let cache: BuildCache | null = null;
+
+async function buildOnce(): Promise<boolean> {
+  try {
+    const built = await build(BUILD, cache ?? undefined);
+    cache = built.cache;
+    return built.code === 0;
+  } catch (error) {
+    cache = null;
+    console.error(failure(error));
+    return false;
+  }
 }
 
 let server: ChildProcess | null = null;
 function serve(): void {
-  server = tsx("src/server.ts", "pipe");
+  server = tsx("src/server.ts");
   server.stdout?.pipe(PinoPretty({ colorize: true, ignore: "pid,hostname", translateTime: "SYS:HH:MM:ss" }));
   server.on("exit", (code) => {
     server = null;
@@ -37,8 +57,11 @@ async function rebuild(): Promise<void> {
   building = (async () => {
     do {
       again = false;
-      const ok = await build();
+      const ok = await buildOnce();
       if (ok && server === null && !stopping) serve();
+      // The server looks for the new snapshot at once, not at its next second's check.
+      // (A server that has just stopped cannot be told: the callback takes that error.)
+      else if (ok) server?.send(SNAPSHOT_BUILT_MESSAGE, () => {});
     } while (again);
   })();
   await building;

@@ -4,7 +4,7 @@ import type { Server } from "node:http";
 import closeWithGrace from "close-with-grace";
 import { type Config, ConfigError, readConfig } from "./config.ts";
 import { SnapshotError } from "./snapshot/load.ts";
-import { LiveSnapshot } from "./snapshot/reload.ts";
+import { LiveSnapshot, SNAPSHOT_BUILT_MESSAGE } from "./snapshot/reload.ts";
 import type { Snapshot } from "./snapshot/types.ts";
 import { tracingWanted } from "./tracing/settings.ts";
 
@@ -69,6 +69,14 @@ async function main(config: Config, tracingOn: boolean): Promise<void> {
   });
 
   live.start(app.log);
+  // Started over IPC (by `npm run dev`): told when a build has landed, it looks at once.
+  if (process.channel !== undefined && !cluster.isWorker) {
+    process.on("message", (message) => {
+      if (message !== SNAPSHOT_BUILT_MESSAGE) return;
+      app.log.info("told a snapshot was built; looking for it now");
+      void live.check();
+    });
+  }
   await app.listen({ port: config.port, host: config.host });
   // With WORKERS=n, the supervising process serves the metrics of all of them (supervise, below).
   if (metrics !== undefined && config.metricsPort !== null && !cluster.isWorker) {

@@ -14,6 +14,13 @@ export interface ReloadLog {
 /** How often the manifest is looked at: a rebuilt snapshot is served within about this plus its load time. */
 const INTERVAL_MS = 1000;
 
+/**
+ * The message a parent process sends over IPC once it has built a snapshot (`npm run dev` does,
+ * after each build): the server looks at once instead of at its next check. Not a signal: every
+ * one free in Node.js stops the server (close-with-grace) or starts its inspector (SIGUSR1).
+ */
+export const SNAPSHOT_BUILT_MESSAGE = "snapshot built";
+
 /** What identifies a manifest file on disk: a build's swap, or a copy over it, changes one of these. */
 async function signature(path: string): Promise<string | null> {
   try {

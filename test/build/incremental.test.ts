@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { createHash } from "node:crypto";
 import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { after, before, describe, test } from "node:test";
@@ -8,32 +7,7 @@ import { cacheDir } from "../../build/cache.ts";
 import { segmentFile } from "../../build/cache-files.ts";
 import { buildCli } from "../helpers/build-cli.ts";
 import { tempDir } from "../helpers/snapshot.ts";
-
-/**
- * Every file of a snapshot by path, as a digest of its bytes; the manifest without `builtAt`,
- * the one value that differs between two builds of the same content (when each was built).
- */
-async function snapshotFiles(dist: string): Promise<Map<string, string>> {
-  const files = new Map<string, string>();
-  for (const entry of await readdir(dist, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const path = relative(dist, join(entry.parentPath, entry.name));
-    let bytes = await readFile(join(dist, path));
-    if (path === "data/manifest.json") {
-      const { builtAt, ...rest } = JSON.parse(bytes.toString("utf8")) as { builtAt: string };
-      assert.match(builtAt, /^\d{4}-\d\d-\d\dT/);
-      bytes = Buffer.from(JSON.stringify(rest));
-    }
-    files.set(path, createHash("sha256").update(bytes).digest("hex"));
-  }
-  return files;
-}
-
-/** The files in which two snapshots differ: missing from one, or with other bytes. */
-function differences(a: Map<string, string>, b: Map<string, string>): string[] {
-  const paths = new Set([...a.keys(), ...b.keys()]);
-  return [...paths].filter((path) => a.get(path) !== b.get(path)).sort();
-}
+import { differences, edit, listingFilesOf, snapshotFiles } from "../helpers/snapshot-files.ts";
 
 describe("incremental builds", () => {
   let work: { path: string; remove: () => Promise<void> };
@@ -49,11 +23,7 @@ describe("incremental builds", () => {
     incremental = join(work.path, "dist");
     clean = join(work.path, "dist-clean");
     await generateContent(content, 300, 7);
-    listingFiles = [];
-    for (const entry of await readdir(join(content, "businesses"), { recursive: true, withFileTypes: true })) {
-      if (entry.isFile()) listingFiles.push(join(entry.parentPath, entry.name));
-    }
-    listingFiles.sort();
+    listingFiles = await listingFilesOf(content);
     const first = await buildCli([], content, incremental);
     assert.equal(first.code, 0, first.stderr);
   });
@@ -74,14 +44,6 @@ describe("incremental builds", () => {
   async function cacheFiles(): Promise<Map<string, number>> {
     const names = (await readdir(cacheDir(incremental))).sort();
     return new Map(await Promise.all(names.map(async (name) => [name, (await stat(join(cacheDir(incremental), name))).ino] as const)));
-  }
-
-  /** A file's text with `from` replaced by `to`, written as a new file (never in place: the editor's way). */
-  async function edit(path: string, from: RegExp, to: string): Promise<void> {
-    const text = await readFile(path, "utf8");
-    assert.match(text, from);
-    await rm(path);
-    await writeFile(path, text.replace(from, to));
   }
 
   test("gives the same snapshot as a clean build when nothing changed, keeping every page it had", async () => {

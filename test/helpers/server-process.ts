@@ -16,9 +16,10 @@ export interface ServerProcess {
 
 /**
  * Runs src/server.ts as a process serving `distDir` on 127.0.0.1, and resolves once it logs that
- * it listens (its first worker's line with WORKERS=n). `env` overrides configuration variables.
+ * it listens (its first worker's line with WORKERS=n). `env` overrides configuration variables;
+ * with `ipc`, it is started with an IPC channel, as `npm run dev` starts it.
  */
-export async function startServerProcess(distDir: string, env: Record<string, string> = {}): Promise<ServerProcess> {
+export async function startServerProcess(distDir: string, env: Record<string, string> = {}, { ipc = false } = {}): Promise<ServerProcess> {
   const port = await freePort();
   const child = spawn(process.execPath, ["--import", "tsx", "src/server.ts"], {
     cwd: ROOT,
@@ -32,7 +33,7 @@ export async function startServerProcess(distDir: string, env: Record<string, st
       RATE_LIMIT_MAX: "0",
       ...env,
     },
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: ipc ? ["ignore", "pipe", "pipe", "ipc"] : ["ignore", "pipe", "pipe"],
   });
   const logs = new LogLines();
   child.stdout?.setEncoding("utf8").on("data", (chunk: string) => logs.write(chunk));

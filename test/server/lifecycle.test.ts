@@ -1,10 +1,11 @@
 import assert from "node:assert/strict";
-import { cp, writeFile } from "node:fs/promises";
+import { cp, readFile, writeFile } from "node:fs/promises";
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { generateContent } from "../../bench/generate.ts";
 import { BULK_JSON_PATH } from "../../src/contract.ts";
+import { SNAPSHOT_BUILT_MESSAGE } from "../../src/snapshot/reload.ts";
 import { anySnapshotServed, isStopListening, type LogLine } from "../helpers/logs.ts";
 import { type ServerProcess, startServerProcess, stopServerProcess } from "../helpers/server-process.ts";
 import { buildSnapshot, FIXTURES, replaceListings, TEST_BASE_URL, tempDir } from "../helpers/snapshot.ts";
@@ -285,6 +286,37 @@ async function refused(url: string): Promise<boolean> {
     () => true,
   );
 }
+
+describe("a server started over IPC, as npm run dev starts it", () => {
+  let work: { path: string; remove: () => Promise<void> };
+  let server: ServerProcess;
+
+  before(async () => {
+    work = await tempDir("lifecycle-");
+    await buildSnapshot(`${FIXTURES}basic`, join(work.path, "dist"));
+    server = await startServerProcess(join(work.path, "dist"), {}, { ipc: true });
+  });
+  after(async () => {
+    await stopServerProcess(server);
+    await work.remove();
+  });
+
+  test("told that a snapshot was built, it looks for it at once and serves it; SIGTERM still stops it with exit code 0", async () => {
+    const dist = join(work.path, "dist");
+    const before = (await json(`${server.url}/readyz`)).body as { version: string };
+    await buildSnapshot(`${FIXTURES}basic`, dist);
+    const built = JSON.parse(await readFile(join(dist, "data", "manifest.json"), "utf8")) as { version: string; builtAt: string };
+    server.child.send(SNAPSHOT_BUILT_MESSAGE);
+    await server.logs.waitFor(
+      "saying it looks now",
+      (line) => line.level === 30 && line.msg === "told a snapshot was built; looking for it now",
+    );
+    await server.logs.waitFor("saying the build is served", served(built.version, built.builtAt, before.version));
+    assert.equal(((await json(`${server.url}/readyz`)).body as { builtAt: string }).builtAt, built.builtAt);
+    server.child.kill("SIGTERM");
+    assert.equal(await server.exited, 0);
+  });
+});
 
 describe("graceful shutdown", () => {
   let work: { path: string; remove: () => Promise<void> };
