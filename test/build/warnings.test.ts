@@ -171,4 +171,13 @@ test("a TODO in a listing's private notes, or inside a word, is not a placeholde
       ["(body)", { body: 17 }],
     ],
   );
+  assert.deepEqual(
+    placeholderWarnings("offerings/x.md", { steps: [{ title: "Ask" }, { title: "TODO", items: ["a", "TODO"] }] }, "Done.").map(
+      ({ field, at }) => [field, at],
+    ),
+    [
+      ["steps[1].title", { value: ["steps", 1, "title"] }],
+      ["steps[1].items[1]", { value: ["steps", 1, "items", 1] }],
+    ],
+  );
 });
