@@ -2,8 +2,8 @@
  * One build (content → dist/, or with `checkOnly` a check that writes nothing), as `npm run build`
  * and `npm run check` run it (build/cli.ts) and as `npm run dev` runs it on every save
  * (scripts/dev.ts), in its own process: there each build after the first starts from the cache
- * the one before left in memory (BuildCache.next), not from reading it back, and no process, tsx
- * or module is started for it.
+ * the one before left in memory (what BuildCache.save returns), not from reading it back, and
+ * no process, tsx or module is started for it.
  */
 import { readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
@@ -63,7 +63,8 @@ export interface BuildOptions {
 /**
  * Builds (or checks) the content that the environment names (src/config.ts); its exit code, and
  * the cache a next build in this process starts from: `cache` once it has written a snapshot,
- * null otherwise. Without `cache`, the one beside dist/ is read (none with `clean`).
+ * null otherwise. It starts from `previous` (a cache an earlier build returned, used by one build
+ * only); without it, from the cache beside dist/ (from none with `clean`).
  */
 export async function build(
   { checkOnly, clean, verbose, allWarnings, format }: BuildOptions,
