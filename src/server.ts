@@ -88,8 +88,8 @@ async function main(config: Config, tracingOn: boolean): Promise<void> {
 /**
  * WORKERS=n (n > 1): this process only supervises n server processes sharing the port
  * (node:cluster); each loads and reloads the snapshot on its own. A worker that dies is replaced;
- * SIGTERM or SIGINT is passed on to every worker, and the primary exits 0 once all have finished
- * their requests and exited.
+ * SIGTERM, SIGINT or SIGHUP sends SIGTERM to every worker, and the primary exits 0 once all have
+ * finished their requests and exited.
  */
 function supervise(workers: number, config: Config): void {
   let stopping = false;
@@ -121,6 +121,8 @@ function supervise(workers: number, config: Config): void {
   }
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);
+  // A closed terminal's SIGHUP, which a single server takes as a stop too (close-with-grace).
+  process.on("SIGHUP", stop);
   for (let i = 0; i < workers; i += 1) fork();
   const metricsPort = config.metricsPort;
   if (metricsPort !== null) {

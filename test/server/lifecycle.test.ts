@@ -332,7 +332,8 @@ describe("graceful shutdown", () => {
     await work.remove();
   });
 
-  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+  // SIGHUP too: a terminal that closes sends it.
+  for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) {
     test(`on ${signal}, in-flight REST and MCP requests complete, new connections are refused, and the process exits 0`, async () => {
       const server = await startServerProcess(join(work.path, "dist"));
       try {
@@ -413,6 +414,23 @@ describe("WORKERS=2", () => {
       assert.deepEqual(new Set(reloaded.map((line) => line.pid)), pids);
 
       server.child.kill("SIGTERM");
+      assert.equal(await server.exited, 0);
+    } finally {
+      await stopServerProcess(server);
+    }
+  });
+
+  test("SIGHUP to the supervising process alone stops every worker as SIGTERM does, with exit code 0", async () => {
+    const server = await startServerProcess(join(work.path, "dist"), { WORKERS: "2" });
+    try {
+      const listening = await server.logs.waitFor("of both workers listening", (line) => line.msg.startsWith("Server listening"), {
+        count: 2,
+      });
+      server.child.kill("SIGHUP");
+      const closing = await server.logs.waitFor("of both workers closing", (line) => line.msg === "SIGTERM received, closing", {
+        count: 2,
+      });
+      assert.deepEqual(new Set(closing.map((line) => line.pid)), new Set(listening.map((line) => line.pid)));
       assert.equal(await server.exited, 0);
     } finally {
       await stopServerProcess(server);
