@@ -20,9 +20,8 @@ interface Site {
   close: () => Promise<void>;
 }
 
-/** `contentDir` built, served by the server and by a plain static file server on the same dist/. */
-async function serve(contentDir: string, dist: string): Promise<Site> {
-  await buildSnapshot(contentDir, dist);
+/** A built dist/, served by the server and by a plain static file server. */
+async function serve(dist: string): Promise<Site> {
   const server = await startServer(dist);
   const host = await serveStatic(dist);
   return {
@@ -59,9 +58,15 @@ before(async () => {
   await generateContent(`${work.path}/generated`, 2000);
   await cp(SAMPLE_CONTENT, `${work.path}/without-services`, { recursive: true });
   await rm(`${work.path}/without-services/services.yml`);
-  sample = await serve(SAMPLE_CONTENT, `${work.path}/sample-dist`);
-  generated = await serve(`${work.path}/generated`, `${work.path}/generated-dist`);
-  withoutServices = await serve(`${work.path}/without-services`, `${work.path}/without-services-dist`);
+  // Every build before any server starts: the servers share this process's event loop, and a build
+  // running after one listens held the loop long enough for its load shedding to refuse the first
+  // requests of a test (503) on a busy machine.
+  await buildSnapshot(SAMPLE_CONTENT, `${work.path}/sample-dist`);
+  await buildSnapshot(`${work.path}/generated`, `${work.path}/generated-dist`);
+  await buildSnapshot(`${work.path}/without-services`, `${work.path}/without-services-dist`);
+  sample = await serve(`${work.path}/sample-dist`);
+  generated = await serve(`${work.path}/generated-dist`);
+  withoutServices = await serve(`${work.path}/without-services-dist`);
 });
 after(async () => {
   await sample?.close();
