@@ -2,7 +2,7 @@
  * One build (content → dist/, or with `checkOnly` a check that writes nothing), as `npm run build`
  * and `npm run check` run it (build/cli.ts) and as `npm run dev` runs it on every save
  * (scripts/dev.ts), in its own process: there each build after the first starts from the cache
- * the one before left in memory (what BuildCache.save returns), not from reading it back, and
+ * the one before saved, kept in memory (BuildCache.next), not from reading it back, and
  * no process, tsx or module is started for it.
  */
 import { readFileSync } from "node:fs";
@@ -62,9 +62,9 @@ export interface BuildOptions {
 
 /**
  * Builds (or checks) the content that the environment names (src/config.ts); its exit code, and
- * the cache a next build in this process starts from: `cache` once it has written a snapshot,
- * null otherwise. It starts from `previous` (a cache an earlier build returned, used by one build
- * only); without it, from the cache beside dist/ (from none with `clean`).
+ * the cache it saved once it has written a snapshot (null otherwise), whose next() a later build
+ * in this process may start from. It starts from `previous` (a next() of an earlier build's,
+ * used by one build only); without it, from the cache beside dist/ (from none with `clean`).
  */
 export async function build(
   { checkOnly, clean, verbose, allWarnings, format }: BuildOptions,
@@ -125,11 +125,11 @@ export async function build(
     const lineSha256 = lineHashes[rank] ?? "";
     if (cached?.lineSha256 !== lineSha256 || cached.paging !== paging) cache.keepListing(file, { lineSha256, paging });
   }
-  const next = await cache.save(pages);
+  await cache.save(pages);
   stage("save the cache");
   const ms = Math.round(performance.now() - startedAt);
   console.log(`Built ${config.distDir}/ for ${model.baseUrl}: ${counts}; ${files} files; version ${version}; ${ms} ms${warned}.`);
-  return { code: 0, cache: next };
+  return { code: 0, cache };
 }
 
 /** What to say of a build that threw: a configuration mistake as it is, anything else as a failure. */

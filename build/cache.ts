@@ -141,6 +141,8 @@ export class BuildCache {
   readonly #usable: boolean;
   /** Documents made by this build for the cache (made()), by file name. */
   readonly #made = new Map<string, string>();
+  /** The page inputs save() wrote; null before it has run. */
+  #savedPages: PageInputs | null = null;
 
   private constructor(dir: string, header: string, previous: Previous | null, unused: string | null) {
     this.#dir = dir;
@@ -230,21 +232,33 @@ export class BuildCache {
   /**
    * Writes the cache for the snapshot just swapped in: the segments that changed, then the pages
    * file, each beside then renamed. A build stopped half-way leaves segments that still say what
-   * their files parse to, and a pages file that no longer matches dist/'s manifest. Returns what
-   * was written as the previous cache of a next build in this process, which need not read it back.
+   * their files parse to, and a pages file that no longer matches dist/'s manifest.
    */
-  async save(pages: PageInputs): Promise<BuildCache> {
+  async save(pages: PageInputs): Promise<void> {
     await mkdir(this.#dir, { recursive: true });
-    const line = (file: string, entry: CachedFile) => JSON.stringify([file, withoutPrivate(entry)]);
-    this.#files.write(this.#dir, this.#header, line);
+    this.#files.write(this.#dir, this.#header, entryLine);
     for (const [name, text] of this.#made) writeAtomically(this.#dir, name, [`${this.#header}\n`, text]);
     const header = JSON.parse(this.#header) as CacheHeader;
     writeAtomically(this.#dir, PAGES_FILE, [JSON.stringify({ ...header, pages } satisfies PagesFile)]);
     removeLeftovers(this.#dir, [FORMAT_1_FILE]);
-    // An entry made by this build is read back from its line, as the next build would read it from the disk.
-    const saved = this.#files.saved((file, entry) => (JSON.parse(line(file, entry)) as [string, CachedFile])[1]);
-    return new BuildCache(this.#dir, this.#header, { ...saved, pages }, null);
+    this.#savedPages = pages;
   }
+
+  /**
+   * Once save() has run: the cache it wrote, for a next build in this process (`npm run dev`),
+   * which need not read it back. An entry this build made is read back from its line, as a build
+   * reading the cache from the disk would have it.
+   */
+  next(): BuildCache {
+    if (this.#savedPages === null) throw new Error("BuildCache.next() before save()");
+    const saved = this.#files.saved((file, entry) => (JSON.parse(entryLine(file, entry)) as [string, CachedFile])[1]);
+    return new BuildCache(this.#dir, this.#header, { ...saved, pages: this.#savedPages }, null);
+  }
+}
+
+/** An entry's line in its segment. */
+function entryLine(file: string, entry: CachedFile): string {
+  return JSON.stringify([file, withoutPrivate(entry)]);
 }
 
 /** An entry as it is saved: without the front matter's `private`. */

@@ -22,16 +22,16 @@ const tsx = (script: string) =>
 
 /** A build as `npm run build` makes it. */
 const BUILD: BuildOptions = { checkOnly: false, clean: false, verbose: false, allWarnings: false, format: "text" };
-/** The cache the last build that wrote a snapshot left; null before the first, or after a build that did not. */
-let cache: BuildCache | null = null;
+/** The cache the last build that wrote a snapshot saved; null before the first, or after a build that did not. */
+let saved: BuildCache | null = null;
 
 async function buildOnce(): Promise<boolean> {
   try {
-    const built = await build(BUILD, cache ?? undefined);
-    cache = built.cache;
+    const built = await build(BUILD, saved?.next());
+    saved = built.cache;
     return built.code === 0;
   } catch (error) {
-    cache = null;
+    saved = null;
     console.error(failure(error));
     return false;
   }

@@ -39,7 +39,7 @@ describe("builds in one process, each from the cache the last one left", () => {
 
   /** Builds in this process from the last cache, then cleanly in a process of its own, and compares. */
   async function buildBothAndCompare(): Promise<void> {
-    const built = await build(BUILD, cache ?? undefined);
+    const built = await build(BUILD, cache?.next());
     assert.equal(built.code, 0);
     assert.notEqual(built.cache, null);
     cache = built.cache;
@@ -74,7 +74,7 @@ describe("builds in one process, each from the cache the last one left", () => {
     const broken = listingFiles[6] as string;
     const text = await readFile(broken, "utf8");
     await edit(broken, /^quoteUrl: .*$/m, "quoteUrl: not a URL");
-    const failed = await build(BUILD, cache ?? undefined);
+    const failed = await build(BUILD, cache?.next());
     assert.deepEqual(failed, { code: 1, cache: null });
     await writeFile(broken, `${text.trimEnd()} Fixed.\n`);
     cache = null;
