@@ -12,6 +12,7 @@ import { BuildCache } from "./cache.ts";
 import { type ContentProblem, readContent } from "./content.ts";
 import { deriveModel } from "./derive.ts";
 import { writeSnapshot } from "./emit.ts";
+import type { ListingMemo } from "./listing-memo.ts";
 import { mcpAppHtml } from "./mcp-app.ts";
 import { count, errorLines, type ReportFormat, WARNINGS_PER_KIND, warningLines } from "./report.ts";
 import { validateContent } from "./validate.ts";
@@ -60,21 +61,29 @@ export interface BuildOptions {
   readonly format: ReportFormat;
 }
 
+/** What a build in a series of builds in one process (`npm run dev`) starts from. */
+export interface InProcess {
+  /** An earlier build's cache, its next() (used by one build only); without it, the cache beside dist/. */
+  readonly previous?: BuildCache;
+  /** What the builds of the series remember of listings (build/listing-memo.ts). */
+  readonly memo: ListingMemo;
+}
+
 /**
  * Builds (or checks) the content that the environment names (src/config.ts); its exit code, and
  * the cache it saved once it has written a snapshot (null otherwise), whose next() a later build
- * in this process may start from. It starts from `previous` (a next() of an earlier build's,
- * used by one build only); without it, from the cache beside dist/ (from none with `clean`).
+ * in this process may start from. It starts from `inProcess.previous`; without it, from the
+ * cache beside dist/ (from none with `clean`).
  */
 export async function build(
   { checkOnly, clean, verbose, allWarnings, format }: BuildOptions,
-  previous?: BuildCache,
+  inProcess?: InProcess,
 ): Promise<{ code: number; cache: BuildCache | null }> {
   const startedAt = performance.now();
   const started = Date.now();
   const stage = stageLogger(verbose);
   const config = readConfig();
-  const cache = previous ?? BuildCache.open(config.distDir, config.baseUrl, { clean });
+  const cache = inProcess?.previous ?? BuildCache.open(config.distDir, config.baseUrl, { clean });
 
   /** Prints errors and warnings: annotations on stdout for GitHub, lines on stderr otherwise. */
   const report = (errors: readonly ContentProblem[], warnings: readonly ContentWarning[]) => {
@@ -90,7 +99,7 @@ export async function build(
   const sources = [...raw.businesses, ...raw.offerings, ...(raw.site === null ? [] : [raw.site])];
   const unchanged = sources.filter((source) => source.checked === true).length;
   stage(`read ${sources.length} files, ${unchanged} unchanged${cache.unused === null ? "" : ` (${cache.unused})`}`);
-  const validation = validateContent(raw);
+  const validation = validateContent(raw, inProcess?.memo);
   stage("validate");
   if (!validation.ok) {
     report(validation.problems, validation.warnings);
@@ -99,7 +108,7 @@ export async function build(
     return { code: 1, cache: null };
   }
 
-  const model = deriveModel(validation.content, config.baseUrl);
+  const model = deriveModel(validation.content, config.baseUrl, inProcess?.memo);
   stage("derive");
   const warnings = [...validation.warnings, ...linkWarnings(model, validation.content.offerings, validation.content.site)];
   report([], warnings);
@@ -120,6 +129,7 @@ export async function build(
     stage,
     previousPages,
     mcpApp: () => cache.made(MCP_APP_FILE, mcpAppHtml),
+    ...(inProcess === undefined ? {} : { memo: inProcess.memo }),
   });
   for (const [rank, { file, cached, paging }] of model.listingSources.entries()) {
     const lineSha256 = lineHashes[rank] ?? "";

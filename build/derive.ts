@@ -14,6 +14,7 @@ import type { Offering } from "../src/schemas/offering.ts";
 import { OFFERING_INDEX_OPTIONS, type OfferingIndexDocument } from "../src/snapshot/search-index.ts";
 import { compareByNameThenSlug, compareCodeUnits } from "../src/snapshot/text.ts";
 import type { CachedListing } from "./cache.ts";
+import type { ListingMemo } from "./listing-memo.ts";
 import type { Entry, ValidContent } from "./validate.ts";
 
 /** Everything the emitters write, derived from valid content. */
@@ -120,7 +121,8 @@ function nameOrder(names: readonly string[]): ReadonlyMap<string, number> {
   return ranks;
 }
 
-export function deriveModel(content: ValidContent, baseUrl: string): Model {
+/** The model of valid content; `memo` (build/listing-memo.ts) gives the public records of listings it has made before. */
+export function deriveModel(content: ValidContent, baseUrl: string, memo?: ListingMemo): Model {
   const base = baseUrl.replace(/\/+$/, "");
   const offeringEntries = [...content.offerings].sort(
     (a, b) =>
@@ -138,7 +140,11 @@ export function deriveModel(content: ValidContent, baseUrl: string): Model {
   }
   const nameRanks = nameOrder(approved.map((entry) => entry.data.name));
   const ranked = approved
-    .map((entry) => ({ business: toPublicBusiness(base, entry), entry, nameRank: nameRanks.get(entry.data.name) ?? 0 }))
+    .map((entry) => ({
+      business: memo === undefined ? toPublicBusiness(base, entry) : memo.business(entry.data, base, () => toPublicBusiness(base, entry)),
+      entry,
+      nameRank: nameRanks.get(entry.data.name) ?? 0,
+    }))
     .sort((a, b) => a.nameRank - b.nameRank || compareCodeUnits(a.business.slug, b.business.slug));
   const businesses = ranked.map(({ business }) => business);
   const listingSources = ranked.map(({ business, entry: { file, listing } }): ListingSource => {

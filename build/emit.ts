@@ -8,6 +8,7 @@ import { FAVICON_PATH, FAVICON_SVG_PATH } from "../src/contract.ts";
 import { directorySummary, type ListsPaging } from "../src/render/directory-lists.ts";
 import { faviconIco, faviconSvg } from "../src/render/favicon.ts";
 import { sitemapPages } from "../src/render/sitemap.ts";
+import type { PublicBusiness } from "../src/schemas/business.ts";
 import {
   buildDirectoryIndex,
   type DirectoryIndex,
@@ -27,6 +28,7 @@ import { INDEX_FORMAT_VERSION } from "../src/snapshot/search-index.ts";
 import { type PageInputs, sha256 } from "./cache.ts";
 import type { Model } from "./derive.ts";
 import { FileWriter } from "./file-writer.ts";
+import type { ListingMemo } from "./listing-memo.ts";
 import { mcpAppHtml } from "./mcp-app.ts";
 import { openapiDocument } from "./openapi.ts";
 import { nextInputs, PageReuse } from "./page-reuse.ts";
@@ -45,6 +47,8 @@ export interface WriteOptions {
   readonly previousPages?: PageInputs | null;
   /** The MCP App's document (default: bundled now, by build/mcp-app.ts; the cache keeps it while the code is the same). */
   readonly mcpApp?: () => Promise<string>;
+  /** The JSON lines of listings made before (build/listing-memo.ts). */
+  readonly memo?: ListingMemo;
 }
 
 /** What a build wrote. */
@@ -92,7 +96,7 @@ interface Written {
 async function writeFiles(
   root: string,
   model: Model,
-  { builtAt, stage = () => {}, previousPages, mcpApp }: WriteOptions,
+  { builtAt, stage = () => {}, previousPages, mcpApp, memo }: WriteOptions,
   fresh: string,
   previousDist: string,
 ): Promise<Written> {
@@ -101,7 +105,8 @@ async function writeFiles(
   // Each listing's line is hashed as it is written (a profile page is kept while its line's hash is the same), unless the cache has its hash.
   const lineHashes: string[] = [];
   out.listings(model.businesses.length, (rank) => {
-    const line = JSON.stringify(model.businesses[rank]);
+    const business = model.businesses[rank] as PublicBusiness;
+    const line = memo === undefined ? JSON.stringify(business) : memo.line(business);
     lineHashes.push(model.listingSources[rank]?.cached?.lineSha256 ?? sha256(line));
     return line;
   });

@@ -17,6 +17,7 @@ import {
 import { COUNTRY_CODES } from "../src/schemas/countries.ts";
 import type { CachedListing } from "./cache.ts";
 import type { ContentProblem, RawContent, ServicesFile, SourceFile } from "./content.ts";
+import type { ListingMemo } from "./listing-memo.ts";
 import type { Pointer } from "./positions.ts";
 import { type ContentWarning, listingWarnings, placeholderWarnings } from "./warnings.ts";
 
@@ -260,8 +261,8 @@ function checkSlugs(sources: SourceFile[], problems: ContentProblem[]): void {
   }
 }
 
-/** Validates every file against its schema and the rules no schema can state; collects every problem. */
-export function validateContent(raw: RawContent): Validation {
+/** Validates every file against its schema and the rules no schema can state; collects every problem. `memo`: see build/listing-memo.ts. */
+export function validateContent(raw: RawContent, memo?: ListingMemo): Validation {
   const problems = [...raw.problems];
 
   const site = raw.site === null ? null : check(raw.site, validators.site, problems);
@@ -309,7 +310,10 @@ export function validateContent(raw: RawContent): Validation {
 
   if (services !== null) checkListingServices(businesses, services, problems);
 
-  const warnings = [...offerings.flatMap(({ file, data, body }) => placeholderWarnings(file, data, body)), ...listingWarnings(businesses)];
+  const warnings = [
+    ...offerings.flatMap(({ file, data, body }) => placeholderWarnings(file, data, body)),
+    ...listingWarnings(businesses, memo),
+  ];
   if (problems.length > 0 || site === null || (raw.services !== null && services === null)) {
     return { ok: false, problems, warnings };
   }

@@ -6,6 +6,7 @@ import type { ListPaging } from "../src/snapshot/files.ts";
 import { fold } from "../src/snapshot/text.ts";
 import type { ContentProblem } from "./content.ts";
 import type { Model } from "./derive.ts";
+import type { ListingMemo, OwnWarnings } from "./listing-memo.ts";
 import { markdownLinks } from "./markdown-links.ts";
 import type { Entry } from "./validate.ts";
 
@@ -47,16 +48,43 @@ export function sameNameKey(name: string, location: { readonly city: string; rea
   return `${sameness(name)}\n${sameness(location.city)}\n${location.country}`;
 }
 
-/** Warnings about listings, each on its own or against the others. */
-export function listingWarnings(businesses: readonly Entry<BusinessFrontMatter>[]): ContentWarning[] {
+/** What a listing warns about on its own (HTML in its description, an http: quote URL, placeholders), and its same-name key. */
+function ownWarnings({ file, data, body }: Entry<BusinessFrontMatter>): OwnWarnings {
+  const warnings: ContentWarning[] = [];
+  const html = HTML_PATTERN.exec(body);
+  if (html !== null) {
+    warnings.push({
+      kind: "html-in-description",
+      file,
+      field: "(body)",
+      message: `holds HTML (${html[0].replace(/\s+/g, " ").slice(0, 40)}), which pages show as text, not as markup; write plain text`,
+      at: { body: html.index },
+    });
+  }
+  if (/^http:/i.test(data.quoteUrl)) {
+    warnings.push({
+      kind: "http-quote-url",
+      file,
+      field: "quoteUrl",
+      message: "uses http:, which browsers flag as not secure; use https: if the business's site has it",
+      at: { value: ["quoteUrl"] },
+    });
+  }
+  warnings.push(...placeholderWarnings(file, data, body));
+  return { sameNameKey: data.status === "approved" ? sameNameKey(data.name, data.location) : null, warnings };
+}
+
+/** Warnings about listings, each on its own or against the others; each listing's own from `memo` when it has them. */
+export function listingWarnings(businesses: readonly Entry<BusinessFrontMatter>[], memo?: ListingMemo): ContentWarning[] {
   const warnings: ContentWarning[] = [];
   const named = new Map<string, string>();
-  for (const { file, data, body } of businesses) {
-    if (data.status === "approved") {
-      const key = sameNameKey(data.name, data.location);
-      const other = named.get(key);
-      if (other === undefined) named.set(key, file);
+  for (const entry of businesses) {
+    const own = memo === undefined ? ownWarnings(entry) : memo.ownWarnings(entry.data, () => ownWarnings(entry));
+    if (own.sameNameKey !== null) {
+      const other = named.get(own.sameNameKey);
+      if (other === undefined) named.set(own.sameNameKey, entry.file);
       else {
+        const { file, data } = entry;
         warnings.push({
           kind: "duplicate-name",
           file,
@@ -66,26 +94,7 @@ export function listingWarnings(businesses: readonly Entry<BusinessFrontMatter>[
         });
       }
     }
-    const html = HTML_PATTERN.exec(body);
-    if (html !== null) {
-      warnings.push({
-        kind: "html-in-description",
-        file,
-        field: "(body)",
-        message: `holds HTML (${html[0].replace(/\s+/g, " ").slice(0, 40)}), which pages show as text, not as markup; write plain text`,
-        at: { body: html.index },
-      });
-    }
-    if (/^http:/i.test(data.quoteUrl)) {
-      warnings.push({
-        kind: "http-quote-url",
-        file,
-        field: "quoteUrl",
-        message: "uses http:, which browsers flag as not secure; use https: if the business's site has it",
-        at: { value: ["quoteUrl"] },
-      });
-    }
-    warnings.push(...placeholderWarnings(file, data, body));
+    for (const warning of own.warnings) warnings.push(warning);
   }
   return warnings;
 }

@@ -12,6 +12,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import PinoPretty from "pino-pretty";
 import { type BuildOptions, build, failure } from "../build/build.ts";
 import type { BuildCache } from "../build/cache.ts";
+import { ListingMemo } from "../build/listing-memo.ts";
 import { SNAPSHOT_BUILT_MESSAGE } from "../src/snapshot/reload.ts";
 import { watchTree } from "./watch-tree.ts";
 
@@ -24,10 +25,12 @@ const tsx = (script: string) =>
 const BUILD: BuildOptions = { checkOnly: false, clean: false, verbose: false, allWarnings: false, format: "text" };
 /** The cache the last build that wrote a snapshot saved; null before the first, or after a build that did not. */
 let saved: BuildCache | null = null;
+/** What the builds remember of listings from one build to the next. */
+const memo = new ListingMemo();
 
 async function buildOnce(): Promise<boolean> {
   try {
-    const built = await build(BUILD, saved?.next());
+    const built = await build(BUILD, saved === null ? { memo } : { previous: saved.next(), memo });
     saved = built.cache;
     return built.code === 0;
   } catch (error) {

@@ -3,8 +3,9 @@ import { readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { generateContent } from "../../bench/generate.ts";
-import { type BuildOptions, build } from "../../build/build.ts";
+import { type BuildOptions, build, type InProcess } from "../../build/build.ts";
 import type { BuildCache } from "../../build/cache.ts";
+import { ListingMemo } from "../../build/listing-memo.ts";
 import { buildCli } from "../helpers/build-cli.ts";
 import { tempDir } from "../helpers/snapshot.ts";
 import { differences, edit, listingFilesOf, snapshotFiles } from "../helpers/snapshot-files.ts";
@@ -13,7 +14,8 @@ const BUILD: BuildOptions = { checkOnly: false, clean: false, verbose: false, al
 
 /**
  * Builds in one process, as `npm run dev` runs them: each after the first starts from the cache the
- * one before left in memory, and must give what a clean build of the same content gives.
+ * one before left in memory, with what the builds before remember of listings (build/listing-memo.ts),
+ * and must give what a clean build of the same content gives: the same files, the same warnings.
  */
 describe("builds in one process, each from the cache the last one left", () => {
   let work: { path: string; remove: () => Promise<void> };
@@ -22,6 +24,9 @@ describe("builds in one process, each from the cache the last one left", () => {
   let clean: string;
   let listingFiles: string[];
   let cache: BuildCache | null = null;
+  const memo = new ListingMemo();
+  /** What the next build starts from, as npm run dev gives it. */
+  const inProcess = (): InProcess => (cache === null ? { memo } : { previous: cache.next(), memo });
 
   before(async () => {
     work = await tempDir();
@@ -37,15 +42,17 @@ describe("builds in one process, each from the cache the last one left", () => {
     await work.remove();
   });
 
-  /** Builds in this process from the last cache, then cleanly in a process of its own, and compares. */
-  async function buildBothAndCompare(): Promise<void> {
-    const built = await build(BUILD, cache?.next());
+  /** Builds in this process from the last cache, then cleanly in a process of its own, and compares; the warnings printed. */
+  async function buildBothAndCompare(): Promise<string> {
+    const { result: built, stderr } = await printed(() => build(BUILD, inProcess()));
     assert.equal(built.code, 0);
     assert.notEqual(built.cache, null);
     cache = built.cache;
     const rebuilt = await buildCli(["--clean"], content, clean);
     assert.equal(rebuilt.code, 0, rebuilt.stderr);
+    assert.equal(stderr, rebuilt.stderr);
     assert.deepEqual(differences(await snapshotFiles(dist), await snapshotFiles(clean)), []);
+    return stderr;
   }
 
   test("the first build, with no cache in memory, gives the clean build's snapshot", async () => {
@@ -70,14 +77,44 @@ describe("builds in one process, each from the cache the last one left", () => {
     await buildBothAndCompare();
   });
 
+  test("after edits that warn, and again after nothing changed, the same warnings as a clean build", async () => {
+    const [html, http, first, second] = listingFiles.slice(7, 11) as [string, string, string, string];
+    await edit(html, /\n---\n(.)/, "\n---\n<b>Open late.</b> $1");
+    await edit(http, /^quoteUrl: https:/m, "quoteUrl: http:");
+    // The second listing takes the first's name and town: same-name warnings compare each listing with the others.
+    const firstText = await readFile(first, "utf8");
+    for (const field of ["name", "city", "country"]) {
+      const line = new RegExp(`^ *${field}: .*$`, "m");
+      await edit(second, line, firstText.match(line)?.[0] ?? "");
+    }
+    const warned = await buildBothAndCompare();
+    for (const kind of ["holds HTML", "uses http:", "is also the name of"]) assert.match(warned, new RegExp(kind));
+    assert.equal(await buildBothAndCompare(), warned);
+  });
+
   test("a build with a content error writes nothing and leaves no cache; the next, fixed, starts from the disk's", async () => {
     const broken = listingFiles[6] as string;
     const text = await readFile(broken, "utf8");
     await edit(broken, /^quoteUrl: .*$/m, "quoteUrl: not a URL");
-    const failed = await build(BUILD, cache?.next());
+    const failed = await build(BUILD, inProcess());
     assert.deepEqual(failed, { code: 1, cache: null });
     await writeFile(broken, `${text.trimEnd()} Fixed.\n`);
     cache = null;
     await buildBothAndCompare();
   });
 });
+
+/** What `run` returns, and what it printed on stderr meanwhile. */
+async function printed<T>(run: () => Promise<T>): Promise<{ result: T; stderr: string }> {
+  const write = process.stderr.write;
+  let stderr = "";
+  process.stderr.write = ((chunk: string | Uint8Array) => {
+    stderr += String(chunk);
+    return true;
+  }) as typeof process.stderr.write;
+  try {
+    return { result: await run(), stderr };
+  } finally {
+    process.stderr.write = write;
+  }
+}

@@ -1,0 +1,57 @@
+import type { PublicBusiness } from "../src/schemas/business.ts";
+import type { ContentWarning } from "./warnings.ts";
+
+/** What a listing warns about on its own, and its same-name key (null when it is not approved): see build/warnings.ts. */
+export interface OwnWarnings {
+  readonly sameNameKey: string | null;
+  readonly warnings: readonly ContentWarning[];
+}
+
+/**
+ * What a series of builds in one process (`npm run dev`) remembers of each listing beyond the
+ * cache (build/cache.ts): its own warnings, its public record and that record's JSON line. At
+ * 100,000 listings, making them again for every listing took about 1.4 s of each build.
+ *
+ * Each is remembered by the listing's parsed front matter, the object itself: a file unchanged
+ * since the previous build is read from the cache as the very same object (BuildCache.next keeps
+ * the entries of unchanged files as they are), and a file that changed is parsed into a new one.
+ * The same object is the same file (its path, front matter and body), so what was made of it is
+ * what would be made again. The maps are weak: what no build reads any more is forgotten with it.
+ *
+ * `npm run build` has none: in a process that builds once it would only hold every line until
+ * the build ends.
+ */
+export class ListingMemo {
+  readonly #own = new WeakMap<object, OwnWarnings>();
+  readonly #businesses = new WeakMap<object, { readonly baseUrl: string; readonly business: PublicBusiness }>();
+  readonly #lines = new WeakMap<PublicBusiness, string>();
+
+  /** The listing's own warnings, as `make` makes them from its front matter `data`. */
+  ownWarnings(data: object, make: () => OwnWarnings): OwnWarnings {
+    let own = this.#own.get(data);
+    if (own === undefined) {
+      own = make();
+      this.#own.set(data, own);
+    }
+    return own;
+  }
+
+  /** The listing's public record for `baseUrl`, as `make` makes it from its front matter `data`. */
+  business(data: object, baseUrl: string, make: () => PublicBusiness): PublicBusiness {
+    const known = this.#businesses.get(data);
+    if (known !== undefined && known.baseUrl === baseUrl) return known.business;
+    const business = make();
+    this.#businesses.set(data, { baseUrl, business });
+    return business;
+  }
+
+  /** The public record's JSON line (a line of businesses.ndjson). */
+  line(business: PublicBusiness): string {
+    let line = this.#lines.get(business);
+    if (line === undefined) {
+      line = JSON.stringify(business);
+      this.#lines.set(business, line);
+    }
+    return line;
+  }
+}
