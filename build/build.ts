@@ -67,6 +67,8 @@ export interface InProcess {
   readonly previous?: BuildCache;
   /** What the builds of the series remember of listings (build/listing-memo.ts). */
   readonly memo: ListingMemo;
+  /** With `previous`: which files are known to be unchanged since its build started (see readContent). */
+  readonly unchanged?: (file: string) => boolean;
 }
 
 /**
@@ -95,7 +97,8 @@ export async function build(
     if (lines.length > 0) (format === "github" ? process.stdout : process.stderr).write(`${lines.join("\n")}\n`);
   };
 
-  const raw = readContent(config.contentDir, { cache, started });
+  const known = inProcess?.previous === undefined ? undefined : inProcess.unchanged;
+  const raw = readContent(config.contentDir, known === undefined ? { cache, started } : { cache, started, unchanged: known });
   const sources = [...raw.businesses, ...raw.offerings, ...(raw.site === null ? [] : [raw.site])];
   const unchanged = sources.filter((source) => source.checked === true).length;
   stage(`read ${sources.length} files, ${unchanged} unchanged${cache.unused === null ? "" : ` (${cache.unused})`}`);

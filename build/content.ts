@@ -101,6 +101,10 @@ function readSource(root: string, path: string, problems: ContentProblem[], cach
   let text: string;
   try {
     if (cache !== undefined) {
+      if (cached !== undefined && cached.stat !== null && cache.unchanged?.(file) === true) {
+        cache.cache.keep(file, cached);
+        return fromCache(file, slug, cached);
+      }
       stat = statOf(path, cache.started);
       if (cached !== undefined && stat !== null && cached.stat === stat) {
         cache.cache.keep(file, cached);
@@ -195,6 +199,24 @@ interface ReadCache {
   readonly cache: BuildCache;
   /** When this build started (ms since the epoch). */
   readonly started: number;
+  /**
+   * Whether a file is known to be unchanged since the cache's build started (`npm run dev`'s
+   * watcher has not seen it change): one the cache has, with a stat, is then taken from it
+   * without a stat (at 100,000 listings the stats took 0.7 s).
+   */
+  readonly unchanged?: (file: string) => boolean;
+}
+
+/**
+ * Whether a file (a path relative to the content folder, `/`-separated) is outside every path of
+ * `changed`: not one of them, nor under one (a folder whose entries changed, or "" for all).
+ */
+export function unchangedBut(changed: ReadonlySet<string>): (file: string) => boolean {
+  return (file) => {
+    if (changed.has("") || changed.has(file)) return false;
+    for (let at = file.indexOf("/"); at !== -1; at = file.indexOf("/", at + 1)) if (changed.has(file.slice(0, at))) return false;
+    return true;
+  };
 }
 
 /**

@@ -1,10 +1,11 @@
 import assert from "node:assert/strict";
 import { readFile, rename, rm, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { basename, dirname, join, relative, sep } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { generateContent } from "../../bench/generate.ts";
 import { type BuildOptions, build, type InProcess } from "../../build/build.ts";
 import type { BuildCache } from "../../build/cache.ts";
+import { unchangedBut } from "../../build/content.ts";
 import { ListingMemo } from "../../build/listing-memo.ts";
 import { buildCli } from "../helpers/build-cli.ts";
 import { tempDir } from "../helpers/snapshot.ts";
@@ -90,6 +91,28 @@ describe("builds in one process, each from the cache the last one left", () => {
     const warned = await buildBothAndCompare();
     for (const kind of ["holds HTML", "uses http:", "is also the name of"]) assert.match(warned, new RegExp(kind));
     assert.equal(await buildBothAndCompare(), warned);
+  });
+
+  test("told which files and folders changed, a build reads those again and takes any other file from the cache", async () => {
+    // Three approved listings in three folders: one named, one in a folder named, one not named at all.
+    const byFolder = new Map<string, string>();
+    for (const file of listingFiles.slice(12)) {
+      if (!byFolder.has(dirname(file)) && /^status: approved$/m.test(await readFile(file, "utf8"))) byFolder.set(dirname(file), file);
+    }
+    const [named, inFolder, unnamed] = [...byFolder.values()] as [string, string, string];
+    for (const file of [named, inFolder, unnamed]) await edit(file, /\n+$/, " Edited beside the watcher.\n");
+    const path = (file: string) => relative(content, file).split(sep).join("/");
+    const unchanged = unchangedBut(new Set([path(named), path(dirname(inFolder))]));
+    const told = await build(BUILD, { previous: (cache as BuildCache).next(), memo, unchanged });
+    assert.equal(told.code, 0);
+    cache = told.cache;
+    const edited = (await readFile(join(dist, "data", "businesses.ndjson"), "utf8"))
+      .split("\n")
+      .filter((line) => line.includes("Edited beside the watcher."))
+      .map((line) => (JSON.parse(line) as { slug: string }).slug);
+    assert.deepEqual(edited.sort(), [basename(named, ".md"), basename(inFolder, ".md")].sort());
+    // The next build compares every file's stat, as npm run dev's does when its watcher cannot be trusted.
+    await buildBothAndCompare();
   });
 
   test("a build with a content error writes nothing and leaves no cache; the next, fixed, starts from the disk's", async () => {
