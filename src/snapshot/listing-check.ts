@@ -38,7 +38,7 @@ export interface ListingCheck {
 
 /** The check of a file held whole: one worker reads it, checks it and hands its bytes over. */
 export interface HeldListingCheck {
-  /** The file's bytes once every listing and block is checked; rejects with ListingCheckError as `finish` throws. */
+  /** The file's bytes (a SharedArrayBuffer's) once every listing and block is checked; rejects with ListingCheckError as `finish` throws. */
   readonly bytes: Promise<Buffer>;
   /** Stops the worker (when loading failed elsewhere). */
   stop(): void;
@@ -141,31 +141,41 @@ function linesBefore(bytes: Buffer, at: number): number {
 
 /**
  * Checks the listings of the file at `path` as startListingCheck does, and reads it whole into
- * one buffer, handed over (transferred, not copied) once every listing and block is checked: the
- * loader's copy, so the main thread never reads or hashes the listings itself (the 72 MB of
- * 100,000 listings). The first worker reads and verifies the whole file into that buffer and
- * checks the first run of blocks; the others check theirs from their own reads, of the same bytes
- * since every block verified is the manifest's.
+ * one buffer, shared (not copied) once every listing and block is checked: the loader's copy, so
+ * the main thread never reads or hashes the listings itself (the 72 MB of 100,000 listings). The
+ * first worker reads and verifies the whole file into that buffer and checks the first run of
+ * blocks; the others check theirs from their own reads, of the same bytes since every block
+ * verified is the manifest's. `checked`, the bytes of a file held and checked before (the
+ * snapshot served now), spares the check of every line that is one of its lines.
  */
 export function readCheckedListings(
   path: string,
   digest: FileDigest,
-  // A core is left to the main thread, busy meanwhile with the modules and the index: on 2 cores
-  // a second worker cost 0.6-0.9 s more CPU and 5,500 more page faults at 100,000 listings.
-  { parts = Math.max(1, availableParallelism() - 1), blockBytes = LISTING_BLOCK_BYTES, chunkBytes = CHUNK_BYTES } = {},
+  {
+    // A core is left to the main thread, busy meanwhile with the modules and the index: on 2 cores
+    // a second worker cost 0.6-0.9 s more CPU and 5,500 more page faults at 100,000 listings.
+    parts = Math.max(1, availableParallelism() - 1),
+    blockBytes = LISTING_BLOCK_BYTES,
+    chunkBytes = CHUNK_BYTES,
+    checked,
+  }: { parts?: number; blockBytes?: number; chunkBytes?: number; checked?: SharedArrayBuffer } = {},
 ): HeldListingCheck {
   const [first = [0, 0], ...others] = blockRuns(digest.blocks?.length ?? 0, parts);
+  const request = (blocks: [first: number, end: number]): ValidationRequest => ({
+    ...rangeRequest(path, digest, blocks, blockBytes, chunkBytes),
+    ...(checked === undefined ? {} : { checked }),
+  });
   const holder = run({
-    ...rangeRequest(path, digest, [0, digest.blocks?.length ?? 0], blockBytes, chunkBytes),
+    ...request([0, digest.blocks?.length ?? 0]),
     checkEnd: byteRange(first, blockBytes, digest.bytes).end,
     hold: true,
   });
-  const otherRuns = others.map((blocks) => run(rangeRequest(path, digest, blocks, blockBytes, chunkBytes)));
+  const otherRuns = others.map((blocks) => run(request(blocks)));
   const runs = [holder, ...otherRuns];
   const bytes = Promise.all([holder.result, ...otherRuns.map(({ result }) => result)]).then(([held, ...rest]) => {
     // The first range starts at byte 0: no line comes before it.
     if (!held.ok) throw failure(held, () => 0);
-    const file = Buffer.from(held.bytes ?? new ArrayBuffer(0));
+    const file = Buffer.from(held.bytes ?? new SharedArrayBuffer(0));
     const bad = rest.flatMap((result) => (result.ok ? [] : [result])).sort((a, b) => a.firstLine - b.firstLine)[0];
     if (bad !== undefined) throw failure(bad, (at) => linesBefore(file, at));
     return file;

@@ -137,6 +137,17 @@ export interface LoadOptions {
    * without it the file is held whole.
    */
   readonly listingsInMemoryBytes?: number;
+  /**
+   * The snapshot served now (LiveSnapshot's reload): the lines of its listings held whole, all
+   * checked, are not checked again where the new file has them (readCheckedListings).
+   */
+  readonly served?: Snapshot | null;
+}
+
+/** The bytes of a snapshot's listings, when it holds them whole in a shared buffer (as every load that holds them does). */
+function checkedBytes(snapshot: Snapshot | null | undefined): SharedArrayBuffer | undefined {
+  const listings = snapshot?.directory?.listings;
+  return listings?.file === null && listings.bytes.buffer instanceof SharedArrayBuffer ? listings.bytes.buffer : undefined;
 }
 
 /** The SHA-256 of the file at `path`, read a chunk at a time. */
@@ -202,7 +213,7 @@ async function loadDirectory(distDir: string, manifest: Manifest, options: LoadO
   // checked; a larger one is checked by a worker a core while this thread reads it for the lookups.
   const checking =
     expected.bytes <= (options.listingsInMemoryBytes ?? Number.POSITIVE_INFINITY)
-      ? { held: true as const, check: readCheckedListings(path, expected) }
+      ? { held: true as const, check: readCheckedListings(path, expected, { checked: checkedBytes(options.served) }) }
       : { held: false as const, check: startListingCheck(path, expected) };
   try {
     const [header, arrays] = await Promise.all([

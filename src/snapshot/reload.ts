@@ -125,7 +125,7 @@ export class LiveSnapshot extends EventEmitter<{ loading: []; served: [snapshot:
     let next: Snapshot;
     this.emit("loading");
     try {
-      next = await loadSnapshot(this.#distDir, this.#options);
+      next = await loadSnapshot(this.#distDir, { ...this.#options, served: this.#current });
     } catch (error) {
       // Replaced again while loading: the files read may be from two builds. Try again next time.
       if ((await signature(manifest)) !== before) return;

@@ -178,6 +178,29 @@ describe("a running server: its request log and live snapshot reload", () => {
     assert.deepEqual(await names(server.url, "plumb"), plumbers);
     assert.equal(((await json(`${server.url}/readyz`)).body as { version: string }).version, before.version);
   });
+
+  test("a snapshot whose listings are the served ones but for one bad line is rejected: only the lines served are not checked again", async () => {
+    const served = server.logs.lines.filter(anySnapshotServed).length;
+    await buildSnapshot(content, dist);
+    await server.logs.waitFor("saying the rebuilt snapshot is served", anySnapshotServed, {
+      count: served + 1,
+      timeoutMs: RELOAD_LIMIT_MS,
+    });
+    const before = (await json(`${server.url}/readyz`)).body as { version: string };
+    const lines = (await readFile(join(dist, "data", "businesses.ndjson"), "utf8")).split("\n");
+    lines[1] = (lines[1] as string).replace('"name":', '"nom":');
+    await replaceListings(dist, lines.join("\n"));
+    const [rejection] = await server.logs.waitFor(
+      "rejecting the snapshot with the bad line",
+      (line) => line.level === 50 && line.msg.includes("listing 2 of businesses.ndjson does not match the PublicBusiness schema"),
+      { timeoutMs: RELOAD_LIMIT_MS },
+    );
+    assert.match(
+      rejection?.msg ?? "",
+      new RegExp(`^new snapshot \\w+ rejected, still serving ${before.version}: its directory is unusable: `),
+    );
+    assert.equal(((await json(`${server.url}/readyz`)).body as { version: string }).version, before.version);
+  });
 });
 
 describe("a server started on corrupt directory data", () => {

@@ -72,11 +72,16 @@ describe("the listing check over blocks smaller than a line, in three workers re
     await assert.rejects(check(changed, good), /^Error: businesses\.ndjson changed while it was being loaded; run `npm run build`\.$/);
   });
   /** Writes `text` as the file and reads it through the held check, with digests of `digested`. */
-  async function readChecked(text: string, digested = text): Promise<Buffer> {
+  async function readChecked(text: string, digested = text, checked?: SharedArrayBuffer): Promise<Buffer> {
     await writeFile(path, text);
     const bytes = Buffer.from(digested);
     const digest = { bytes: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex"), blocks: blockDigests(bytes, BLOCK) };
-    return readCheckedListings(path, digest, { parts: 3, blockBytes: BLOCK, chunkBytes: CHUNK }).bytes;
+    return readCheckedListings(path, digest, {
+      parts: 3,
+      blockBytes: BLOCK,
+      chunkBytes: CHUNK,
+      ...(checked === undefined ? {} : { checked }),
+    }).bytes;
   }
 
   test("a file held whole is handed over as the very bytes it checked", async () => {
@@ -85,6 +90,24 @@ describe("the listing check over blocks smaller than a line, in three workers re
     assert.equal(held.toString("utf8"), good);
     assert.equal(held.byteOffset, 0);
     assert.equal(held.buffer.byteLength, Buffer.byteLength(good));
+    assert.ok(held.buffer instanceof SharedArrayBuffer);
+  });
+
+  test("given the file held before, a line it has is taken as checked, and every other line is checked", async () => {
+    const broken = (i: number) => lines.map((line, at) => (at === i ? line.replace('"name":', '"nom":') : line));
+    const previous = (await readChecked(`${lines.join("\n")}\n`)).buffer as SharedArrayBuffer;
+    await assert.rejects(
+      readChecked(`${broken(4).join("\n")}\n`, undefined, previous),
+      (error: unknown) => error instanceof ListingCheckError && error.message.startsWith("listing 5 of businesses.ndjson does not match"),
+    );
+    // A line is found by its id, and taken as checked only when it is the very line held before.
+    const edited = lines.map((line, at) => (at === 2 ? line.replace('"name":"', '"name":"Renamed ') : line));
+    assert.equal((await readChecked(`${edited.join("\n")}\n`, undefined, previous)).toString("utf8"), `${edited.join("\n")}\n`);
+    // What was held before is trusted: a bad line held before passes (the loader hands over only files it checked).
+    const trusted = Buffer.from(new SharedArrayBuffer(Buffer.byteLength(`${broken(6).join("\n")}\n`)));
+    trusted.write(`${broken(6).join("\n")}\n`);
+    await readChecked(`${broken(6).join("\n")}\n`, undefined, trusted.buffer as SharedArrayBuffer);
+    await assert.rejects(readChecked(`${broken(6).join("\n")}\n`, undefined, previous), /listing 7 of businesses\.ndjson/);
   });
 
   for (const bad of [0, 4, 8]) {
