@@ -61,7 +61,8 @@ export function markdownFiles(dir: string, files: string[] = []): string[] {
     return files;
   }
   for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
-    const path = join(dir, entry.name);
+    // Joined as text, not by path.join, which normalises every path again: 0.15-0.25 s of 0.3-0.4 s for 100,000 files.
+    const path = `${dir}${sep}${entry.name}`;
     // Appending in place: spreading a folder of 100,000+ paths into push() overflows the stack.
     if (entry.isDirectory()) markdownFiles(path, files);
     // A README explains a folder to editors; it is not content.
@@ -89,11 +90,17 @@ function fromCache(file: string, slug: string, { data, body, listing }: CachedFi
   return listing === undefined ? { file, slug, data, body, checked: true } : { file, slug, data, body, checked: true, listing };
 }
 
+/** The content folder, and its path as its files' paths start (path.join normalises it: once, not once a file). */
+interface Root {
+  readonly path: string;
+  readonly prefix: string;
+}
+
 /** Reads the file; with a cache, a file whose stat or bytes are as the last build saw them is not parsed again. */
-function readSource(root: string, path: string, problems: ContentProblem[], cache?: ReadCache): SourceFile | null {
+function readSource(root: Root, path: string, problems: ContentProblem[], cache?: ReadCache): SourceFile | null {
   // The path is root joined with the file's: cut, not path.relative (which resolves both: 1-2 s for 100,000 files in a loaded profile).
-  const prefix = `${join(root, ".")}${sep}`;
-  const file = (path.startsWith(prefix) ? path.slice(prefix.length) : relative(root, path)).split(sep).join("/");
+  const cut = path.startsWith(root.prefix) ? path.slice(root.prefix.length) : relative(root.path, path);
+  const file = sep === "/" ? cut : cut.split(sep).join("/");
   // Cut from `file`, which is kept, not from `path`, which a slice would keep whole.
   const slug = file.slice(file.lastIndexOf("/") + 1, -".md".length);
   const cached = cache?.cache.file(file);
@@ -226,7 +233,9 @@ export function unchangedBut(changed: ReadonlySet<string>): (file: string) => bo
  */
 export function readContent(root: string, cache?: ReadCache): RawContent {
   const problems: ContentProblem[] = [];
-  const read = (paths: string[]) => paths.map((path) => readSource(root, path, problems, cache)).filter((f): f is SourceFile => f !== null);
+  const folder: Root = { path: root, prefix: `${join(root, ".")}${sep}` };
+  const read = (paths: string[]) =>
+    paths.map((path) => readSource(folder, path, problems, cache)).filter((f): f is SourceFile => f !== null);
 
   const [site] = read([join(root, "site.md")]);
   const services = readServices(root, problems);
