@@ -11,6 +11,7 @@ import {
   type SiteInfo,
 } from "../src/schemas/content.ts";
 import type { Offering } from "../src/schemas/offering.ts";
+import { lowerBound } from "../src/snapshot/lower-bound.ts";
 import { OFFERING_INDEX_OPTIONS, type OfferingIndexDocument } from "../src/snapshot/search-index.ts";
 import { compareByNameThenSlug, compareCodeUnits } from "../src/snapshot/text.ts";
 import type { CachedListing } from "./cache.ts";
@@ -103,19 +104,47 @@ function siteInfo(baseUrl: string, { name, summary, operator, contact, licence, 
   };
 }
 
+/** Names in directory order (compareByNameThenSlug): names that compare equal are next to each other, in no order of their own. */
+const compareNames = (a: string, b: string) => compareByNameThenSlug({ name: a, slug: "" }, { name: b, slug: "" });
+
+/** Above this many names new since the previous build, the names are sorted again rather than each put in its place. */
+const MAX_NAMES_PLACED = 1000;
+
 /**
- * Each distinct name's place in directory order (compareByNameThenSlug: names that compare equal
- * share it), so that listings are sorted by that number, then slug, in the same order: the
- * collator compares the distinct names once, not the names of every pair of listings compared
- * (at a million listings, 20 million comparisons).
+ * The distinct names, sorted by compareNames. With `previous`, the previous build's sorted names
+ * (ListingMemo), those still used keep their order and the new ones are each put in place by a
+ * binary search: at 100,000 listings, sorting 42,000 names in file order took 0.36-0.73 s of a
+ * build under `npm run dev`.
  */
-function nameOrder(names: readonly string[]): ReadonlyMap<string, number> {
-  const byName = (name: string) => ({ name, slug: "" });
-  const distinct = [...new Set(names)].sort((a, b) => compareByNameThenSlug(byName(a), byName(b)));
+function sortedNames(distinct: ReadonlySet<string>, previous: readonly string[] | null): string[] {
+  if (previous !== null) {
+    const known = new Set(previous);
+    const added = [...distinct].filter((name) => !known.has(name));
+    if (added.length <= MAX_NAMES_PLACED) {
+      const sorted = previous.filter((name) => distinct.has(name));
+      for (const name of added)
+        sorted.splice(
+          lowerBound(sorted.length, (i) => compareNames(sorted[i] as string, name) < 0),
+          0,
+          name,
+        );
+      return sorted;
+    }
+  }
+  return [...distinct].sort(compareNames);
+}
+
+/**
+ * Each distinct name's place in directory order (names that compare equal share it), so that
+ * listings are sorted by that number, then slug, in the same order: the collator compares the
+ * distinct names once, not the names of every pair of listings compared (at a million listings,
+ * 20 million comparisons).
+ */
+function nameOrder(sorted: readonly string[]): ReadonlyMap<string, number> {
   const ranks = new Map<string, number>();
   let rank = 0;
-  for (const [i, name] of distinct.entries()) {
-    if (i > 0 && compareByNameThenSlug(byName(distinct[i - 1] as string), byName(name)) !== 0) rank += 1;
+  for (const [i, name] of sorted.entries()) {
+    if (i > 0 && compareNames(sorted[i - 1] as string, name) !== 0) rank += 1;
     ranks.set(name, rank);
   }
   return ranks;
@@ -138,7 +167,9 @@ export function deriveModel(content: ValidContent, baseUrl: string, memo?: Listi
     const count = content.businesses.filter((entry) => entry.data.status === status).length;
     if (status !== "approved" && count > 0) skipped[status] = count;
   }
-  const nameRanks = nameOrder(approved.map((entry) => entry.data.name));
+  const names = sortedNames(new Set(approved.map((entry) => entry.data.name)), memo?.sortedNames ?? null);
+  if (memo !== undefined) memo.sortedNames = names;
+  const nameRanks = nameOrder(names);
   const ranked = approved
     .map((entry) => ({
       business: memo === undefined ? toPublicBusiness(base, entry) : memo.business(entry.data, base, () => toPublicBusiness(base, entry)),

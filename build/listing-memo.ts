@@ -10,7 +10,8 @@ export interface OwnWarnings {
 /**
  * What a series of builds in one process (`npm run dev`) remembers of each listing beyond the
  * cache (build/cache.ts): its own warnings, its public record and that record's JSON line. At
- * 100,000 listings, making them again for every listing took about 1.4 s of each build.
+ * 100,000 listings, making them again for every listing took about 1.4 s of each build. It also
+ * keeps the last build's names in directory order, for the next to start from.
  *
  * Each is remembered by the listing's parsed front matter, the object itself: a file unchanged
  * since the previous build is read from the cache as the very same object (BuildCache.next keeps
@@ -25,6 +26,8 @@ export class ListingMemo {
   readonly #own = new WeakMap<object, OwnWarnings>();
   readonly #businesses = new WeakMap<object, { readonly baseUrl: string; readonly business: PublicBusiness }>();
   readonly #lines = new WeakMap<PublicBusiness, string>();
+  /** The distinct names of the last build's approved listings, in directory order (build/derive.ts). */
+  sortedNames: readonly string[] | null = null;
 
   /** The listing's own warnings, as `make` makes them from its front matter `data`. */
   ownWarnings(data: object, make: () => OwnWarnings): OwnWarnings {

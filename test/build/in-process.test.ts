@@ -64,6 +64,9 @@ describe("builds in one process, each from the cache the last one left", () => {
     await edit(listingFiles[1] as string, /\n---\n(.)/, "\n---\nNewly written: $1");
     await edit(listingFiles[2] as string, /^name: .*$/m, 'name: "Aaron Aardvark Plumbing"');
     await edit(listingFiles[3] as string, /^status: .*$/m, "status: suspended");
+    // A new name that the directory's order takes as another listing's (case aside): its place is found among names kept in order.
+    const other = (/^name: (.*)$/m.exec(await readFile(listingFiles[20] as string, "utf8"))?.[1] ?? "").toUpperCase();
+    await edit(listingFiles[0] as string, /^name: .*$/m, `name: ${other}`);
     await buildBothAndCompare();
   });
 
