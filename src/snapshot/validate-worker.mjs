@@ -159,7 +159,20 @@ function checkedLines(checked) {
  * @param {ValidationRequest} request
  * @returns {Promise<ValidationResult>}
  */
-async function validate({ path, start, end, checkEnd, blockBytes, chunkBytes, blocks, schema, ajvOptions, formats, hold, checked: checkedFile }) {
+async function validate({
+  path,
+  start,
+  end,
+  checkEnd,
+  blockBytes,
+  chunkBytes,
+  blocks,
+  schema,
+  ajvOptions,
+  formats,
+  hold,
+  checked: checkedFile,
+}) {
   // A file held (`start` is 0) is read whole, and must be the manifest's size.
   const reading = hold ? readWhole(path, end, chunkBytes * CHUNKS_A_PIECE) : undefined;
   reading?.catch(() => {});
