@@ -97,12 +97,18 @@ function stop(): void {
   server.kill("SIGTERM");
 }
 
+/**
+ * How long the watcher waits for the changes of one save (an editor's write and rename, a few
+ * milliseconds apart) before a build starts. A burst longer than this (a checkout) may start a
+ * build before it ends; the changes after it start another (`again`).
+ */
+const SETTLE_MS = 50;
 let timer: NodeJS.Timeout | undefined;
 const watcher = watchTree(CONTENT_DIR, (path) => {
   changed?.add(relative(CONTENT_DIR, path).split(sep).join("/"));
   if (changed !== null && changed.size > MAX_CHANGES) changed = null;
   clearTimeout(timer);
-  timer = setTimeout(() => void rebuild(), 200);
+  timer = setTimeout(() => void rebuild(), SETTLE_MS);
 });
 process.on("SIGINT", stop);
 process.on("SIGTERM", stop);
