@@ -69,6 +69,8 @@ export interface InProcess {
   readonly memo: ListingMemo;
   /** With `previous`: which files are known to be unchanged since its build started (see readContent). */
   readonly unchanged?: (file: string) => boolean;
+  /** Called once the new snapshot is in place, before the cache is saved. */
+  readonly written?: () => void;
 }
 
 /**
@@ -134,6 +136,7 @@ export async function build(
     mcpApp: () => cache.made(MCP_APP_FILE, mcpAppHtml),
     ...(inProcess === undefined ? {} : { memo: inProcess.memo }),
   });
+  inProcess?.written?.();
   for (const [rank, { file, cached, paging }] of model.listingSources.entries()) {
     const lineSha256 = lineHashes[rank] ?? "";
     if (cached?.lineSha256 !== lineSha256 || cached.paging !== paging) cache.keepListing(file, { lineSha256, paging });

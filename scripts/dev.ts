@@ -46,7 +46,9 @@ async function buildOnce(): Promise<boolean> {
   try {
     const built = await build(
       BUILD,
-      saved === null ? { memo } : { previous: saved.next(), memo, ...(since === null ? {} : { unchanged: unchangedBut(since) }) },
+      saved === null
+        ? { memo, written: tellServer }
+        : { previous: saved.next(), memo, written: tellServer, ...(since === null ? {} : { unchanged: unchangedBut(since) }) },
     );
     saved = built.cache;
     return built.code === 0;
@@ -58,6 +60,14 @@ async function buildOnce(): Promise<boolean> {
 }
 
 let server: ChildProcess | null = null;
+/**
+ * Tells the server a snapshot was written, as soon as it is in place: the server looks at once,
+ * not at its next second's check, while the build saves its cache. (A server that has just
+ * stopped cannot be told: the callback takes that error.)
+ */
+function tellServer(): void {
+  server?.send(SNAPSHOT_BUILT_MESSAGE, () => {});
+}
 function serve(): void {
   server = tsx("src/server.ts");
   server.stdout?.pipe(PinoPretty({ colorize: true, ignore: "pid,hostname", translateTime: "SYS:HH:MM:ss" }));
@@ -79,9 +89,6 @@ async function rebuild(): Promise<void> {
       again = false;
       const ok = await buildOnce();
       if (ok && server === null && !stopping) serve();
-      // The server looks for the new snapshot at once, not at its next second's check.
-      // (A server that has just stopped cannot be told: the callback takes that error.)
-      else if (ok) server?.send(SNAPSHOT_BUILT_MESSAGE, () => {});
     } while (again);
   })();
   await building;
