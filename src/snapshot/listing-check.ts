@@ -38,7 +38,7 @@ export interface ListingCheck {
 
 /** The check of a file held whole: one worker reads it, checks it and hands its bytes over. */
 export interface HeldListingCheck {
-  /** The file's bytes (a SharedArrayBuffer's) once every listing and block is checked; rejects with ListingCheckError as `finish` throws. */
+  /** The file's bytes once every listing and block is checked; rejects with ListingCheckError as `finish` throws. */
   readonly bytes: Promise<Buffer>;
   /** Stops the worker (when loading failed elsewhere). */
   stop(): void;
@@ -141,12 +141,12 @@ function linesBefore(bytes: Buffer, at: number): number {
 
 /**
  * Checks the listings of the file at `path` as startListingCheck does, and reads it whole into
- * one buffer, shared (not copied) once every listing and block is checked: the loader's copy, so
- * the main thread never reads or hashes the listings itself (the 72 MB of 100,000 listings). The
- * first worker reads and verifies the whole file into that buffer and checks the first run of
- * blocks; the others check theirs from their own reads, of the same bytes since every block
- * verified is the manifest's. `checked`, the bytes of a file held and checked before (the
- * snapshot served now), spares the check of every line that is one of its lines.
+ * one buffer, handed over (transferred, not copied) once every listing and block is checked: the
+ * loader's copy, so the main thread never reads or hashes the listings itself (the 72 MB of
+ * 100,000 listings). The first worker reads and verifies the whole file into that buffer and
+ * checks the first run of blocks; the others check theirs from their own reads, of the same bytes
+ * since every block verified is the manifest's. `checked`, a copy of a file held and checked
+ * before (the snapshot served now), spares the check of every line that is one of its lines.
  */
 export function readCheckedListings(
   path: string,
@@ -175,7 +175,7 @@ export function readCheckedListings(
   const bytes = Promise.all([holder.result, ...otherRuns.map(({ result }) => result)]).then(([held, ...rest]) => {
     // The first range starts at byte 0: no line comes before it.
     if (!held.ok) throw failure(held, () => 0);
-    const file = Buffer.from(held.bytes ?? new SharedArrayBuffer(0));
+    const file = Buffer.from(held.bytes ?? new ArrayBuffer(0));
     const bad = rest.flatMap((result) => (result.ok ? [] : [result])).sort((a, b) => a.firstLine - b.firstLine)[0];
     if (bad !== undefined) throw failure(bad, (at) => linesBefore(file, at));
     return file;

@@ -31,16 +31,15 @@ import { parentPort, workerData } from "node:worker_threads";
  *   handed over with the result (transferred, not copied): the loader's copy of the listings.
  * @property {number} checkEnd The listings checked are those whose line starts before this byte
  *   (`end`, but for a file held whose later listings other workers check).
- * @property {SharedArrayBuffer} [checked] The businesses.ndjson of the snapshot served now, every
- *   line of it checked: a line the same as one of its lines is not checked again.
+ * @property {SharedArrayBuffer} [checked] A copy of the businesses.ndjson of the snapshot served
+ *   now, every line of it checked: a line the same as one of its lines is not checked again.
  */
 
 /**
- * Success, with the file's bytes when they were held (shared with the loader, which may hand them
- * to the next load's check as `checked`); or the first bad line of the range: where the range's
- * first line starts, how many lines come before the bad one (-1 when a block, or the size of a
- * file held, is not the manifest's), and what is wrong.
- * @typedef {{ ok: true, bytes?: SharedArrayBuffer } | { ok: false, firstLine: number, index: number, problem: string }} ValidationResult
+ * Success, with the file's bytes when they were held; or the first bad line of the range: where
+ * the range's first line starts, how many lines come before the bad one (-1 when a block, or the
+ * size of a file held, is not the manifest's), and what is wrong.
+ * @typedef {{ ok: true, bytes?: ArrayBuffer } | { ok: false, firstLine: number, index: number, problem: string }} ValidationResult
  */
 
 const NEWLINE = 0x0a;
@@ -71,11 +70,11 @@ async function* chunksOf(path, chunkBytes, start, end = Number.POSITIVE_INFINITY
 const CHUNKS_A_PIECE = 64;
 
 /**
- * A file held whole, `size` bytes, read into one shared buffer of its own: every piece's
+ * A file held whole, `size` bytes, read into one buffer of its own (transferable): every piece's
  * read is issued at once, for libuv's threads to fill (and fault in the pages of) while this
  * thread checks the pieces already read. Null when the file is not `size` bytes long.
  * @param {string} path @param {number} size @param {number} pieceBytes
- * @returns {Promise<{ buffer: Buffer<SharedArrayBuffer>, pieceBytes: number, pieces: Promise<void>[] } | null>}
+ * @returns {Promise<{ buffer: Buffer<ArrayBuffer>, pieceBytes: number, pieces: Promise<void>[] } | null>}
  */
 async function readWhole(path, size, pieceBytes) {
   const file = await open(path, "r");
@@ -83,7 +82,7 @@ async function readWhole(path, size, pieceBytes) {
     await file.close();
     return null;
   }
-  const buffer = Buffer.from(new SharedArrayBuffer(size));
+  const buffer = Buffer.allocUnsafeSlow(size);
   /** @param {number} start @param {number} end @returns {Promise<void>} */
   const fill = async (start, end) => {
     for (let position = start; position < end; ) {
@@ -300,4 +299,4 @@ async function validate({
 }
 
 const result = await validate(/** @type {ValidationRequest} */ (workerData));
-parentPort?.postMessage(result);
+parentPort?.postMessage(result, result.ok && result.bytes !== undefined ? [result.bytes] : []);
