@@ -17,11 +17,12 @@ import { type BuildOptions, build, failure } from "../build/build.ts";
 import type { BuildCache } from "../build/cache.ts";
 import { unchangedBut } from "../build/content.ts";
 import { ListingMemo } from "../build/listing-memo.ts";
+import { contentDirOf } from "../src/config.ts";
 import { SNAPSHOT_BUILT_MESSAGE } from "../src/snapshot/reload.ts";
 import { watchTree } from "./watch-tree.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
-const CONTENT_DIR = process.env.CONTENT_DIR || "content";
+const CONTENT_DIR = contentDirOf();
 const tsx = (script: string) =>
   spawn(process.execPath, ["--import", "tsx", script], { cwd: ROOT, env: process.env, stdio: ["ignore", "pipe", "inherit", "ipc"] });
 
@@ -34,15 +35,18 @@ const memo = new ListingMemo();
 
 /**
  * What the watcher said changed since the last build started, as paths relative to the content
- * folder; null once more than MAX_CHANGES (an inotify queue that overflows loses events unsaid,
- * and only after 16,384 of them): every file's stat is then compared, as `npm run build` does.
+ * folder; null after more than MAX_EVENTS events: every file's stat is then compared, as `npm run
+ * build` does. An inotify queue that overflows drops events unsaid, and only once it holds more
+ * than fs.inotify.max_queued_events events (16,384 by default).
  */
 let changed: Set<string> | null = new Set();
-const MAX_CHANGES = 1000;
+let events = 0;
+const MAX_EVENTS = 1000;
 
 async function buildOnce(): Promise<boolean> {
   const since = changed;
   changed = new Set();
+  events = 0;
   try {
     const built = await build(
       BUILD,
@@ -112,8 +116,9 @@ function stop(): void {
 const SETTLE_MS = 50;
 let timer: NodeJS.Timeout | undefined;
 const watcher = watchTree(CONTENT_DIR, (path) => {
+  events += 1;
   changed?.add(relative(CONTENT_DIR, path).split(sep).join("/"));
-  if (changed !== null && changed.size > MAX_CHANGES) changed = null;
+  if (events > MAX_EVENTS) changed = null;
   clearTimeout(timer);
   timer = setTimeout(() => void rebuild(), SETTLE_MS);
 });

@@ -93,10 +93,15 @@ function baseUrl(env: NodeJS.ProcessEnv, port: number): string {
   return url.href.replace(/\/+$/, "");
 }
 
+/** The content folder the environment names (CONTENT_DIR), for the build and for `npm run dev`'s watcher. */
+export function contentDirOf(env: NodeJS.ProcessEnv = process.env): string {
+  return env.CONTENT_DIR || "content";
+}
+
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = integer(env, "PORT", 3000, 0, 65535);
   return {
-    contentDir: env.CONTENT_DIR || "content",
+    contentDir: contentDirOf(env),
     distDir: env.DIST_DIR || "dist",
     baseUrl: baseUrl(env, port),
     port,

@@ -63,6 +63,9 @@ export class LiveSnapshot extends EventEmitter<{ loading: []; served: [snapshot:
   #log: ReloadLog | null = null;
   #timer: NodeJS.Timeout | null = null;
   #checking: Promise<void> | null = null;
+  /** Whether check() was asked while a check ran. */
+  #again = false;
+  #stopped = false;
 
   private constructor(distDir: string, initial: Snapshot | null, seen: string | null, options: LoadOptions) {
     super();
@@ -104,14 +107,28 @@ export class LiveSnapshot extends EventEmitter<{ loading: []; served: [snapshot:
 
   /** Stops watching and waits for a check under way. */
   async stop(): Promise<void> {
+    this.#stopped = true;
     if (this.#timer !== null) clearInterval(this.#timer);
     this.#timer = null;
     await this.#checking;
   }
 
-  /** Looks once for a new snapshot and loads it if there is one; never throws. */
+  /**
+   * Looks for a new snapshot and loads it if there is one; never throws. Asked while a check runs
+   * (told of a build while loading the one before, whose load may then give up on a dist/
+   * replaced under it), it looks again once that check ends, not at the next second's.
+   */
   check(): Promise<void> {
-    this.#checking ??= this.#check().finally(() => {
+    if (this.#checking !== null) {
+      this.#again = true;
+      return this.#checking;
+    }
+    this.#checking = (async () => {
+      do {
+        this.#again = false;
+        await this.#check();
+      } while (this.#again && !this.#stopped);
+    })().finally(() => {
       this.#checking = null;
     });
     return this.#checking;

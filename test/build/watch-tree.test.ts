@@ -5,7 +5,7 @@ import { test } from "node:test";
 import { watchTree } from "../../scripts/watch-tree.ts";
 
 // Each step waits for the watcher to name the file it changed: a change missed fails by the timeout.
-test("npm run dev sees every save under content/: renamed over twice, appended, in a new folder, removed", {
+test("npm run dev sees every save under content/: renamed over twice, appended, in a new folder, removed, in a folder made again", {
   timeout: 30_000,
 }, async () => {
   const root = mkdtempSync(join(tmpdir(), "watch-tree-"));
@@ -39,6 +39,13 @@ test("npm run dev sees every save under content/: renamed over twice, appended, 
     await reported(other, () => writeFileSync(other, "five"));
     await reported(other, () => appendFileSync(other, " and six"));
     await reported(file, () => rmSync(file));
+    // A folder removed and made again under the same name is a new folder, watched anew.
+    const nz = join(root, "businesses", "nz");
+    await reported(nz, () => {
+      rmSync(nz, { recursive: true });
+      mkdirSync(nz);
+    });
+    await reported(other, () => writeFileSync(other, "seven"));
   } finally {
     watcher.close();
     rmSync(root, { recursive: true, force: true });

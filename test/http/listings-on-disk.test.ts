@@ -289,6 +289,20 @@ describe("a replica reading its listings from disk, when a rebuild replaces its 
     assert.equal(openListingFiles(), 1);
   });
 
+  test("a check asked while one loads looks again once it ends: told of a build that replaced dist/ mid-load, it serves that build", async () => {
+    const manifest = join(dist, SNAPSHOT_FILES.manifest);
+    const served = live.current();
+    await buildSnapshot(`${FIXTURES}basic`, dist);
+    // As above, dist/ is replaced once the load has started; and the server is told of it then (npm run dev's message).
+    live.once("loading", () => {
+      utimesSync(manifest, 2, 2);
+      void live.check();
+    });
+    await live.check();
+    assert.notEqual(live.current(), served);
+    assert.equal(openListingFiles(), 1);
+  });
+
   test("a rebuild closes the replaced snapshot's file at once, and the new snapshot answers from its own", async () => {
     const replaced = live.current();
     const file = servedFile();
