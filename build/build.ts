@@ -99,8 +99,9 @@ export async function build(
     if (lines.length > 0) (format === "github" ? process.stdout : process.stderr).write(`${lines.join("\n")}\n`);
   };
 
-  const known = inProcess?.previous === undefined ? undefined : inProcess.unchanged;
-  const raw = readContent(config.contentDir, known === undefined ? { cache, started } : { cache, started, unchanged: known });
+  // The watcher's word holds only against the previous build's cache, not the one on disk.
+  const unchangedFiles = inProcess?.previous === undefined ? undefined : inProcess.unchanged;
+  const raw = readContent(config.contentDir, { cache, started, ...(unchangedFiles === undefined ? {} : { unchanged: unchangedFiles }) });
   const sources = [...raw.businesses, ...raw.offerings, ...(raw.site === null ? [] : [raw.site])];
   const unchanged = sources.filter((source) => source.checked === true).length;
   stage(`read ${sources.length} files, ${unchanged} unchanged${cache.unused === null ? "" : ` (${cache.unused})`}`);

@@ -1,5 +1,3 @@
-import type { LogLine } from "./logs.ts";
-
 /**
  * How soon a rebuilt snapshot must be served (contract §3: about a second after the swap, plus
  * its load). A clock is part of the behaviour here: the wait for the server's line fails after it.
@@ -19,9 +17,4 @@ export function moment(): { promise: Promise<void>; resolve: () => void } {
     resolve = done;
   });
   return { promise, resolve };
-}
-
-/** The line src/snapshot/reload.ts writes once `version` is served in place of `previous`. */
-export function served(version: string, builtAt: string, previous: string): (line: LogLine) => boolean {
-  return (line) => line.level === 30 && line.msg === `snapshot ${version} (built ${builtAt}) now served, replacing ${previous}`;
 }

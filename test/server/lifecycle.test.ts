@@ -3,7 +3,7 @@ import { cp, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { SNAPSHOT_BUILT_MESSAGE } from "../../src/snapshot/reload.ts";
-import { json, moment, RELOAD_LIMIT_MS, served } from "../helpers/lifecycle.ts";
+import { json, moment, RELOAD_LIMIT_MS } from "../helpers/lifecycle.ts";
 import { anySnapshotServed, type LogLine } from "../helpers/logs.ts";
 import { type ServerProcess, startServerProcess, stopServerProcess } from "../helpers/server-process.ts";
 import { buildSnapshot, FIXTURES, replaceListings, tempDir } from "../helpers/snapshot.ts";
@@ -17,6 +17,23 @@ import { buildSnapshot, FIXTURES, replaceListings, tempDir } from "../helpers/sn
 async function names(url: string, q: string): Promise<string[]> {
   const { body } = await json(`${url}/api/directory?q=${q}&limit=25`);
   return (body as { items: { name: string }[] }).items.map((item) => item.name);
+}
+
+/** The line src/snapshot/reload.ts writes once `version` is served in place of `previous`. */
+function served(version: string, builtAt: string, previous: string): (line: LogLine) => boolean {
+  return (line) => line.level === 30 && line.msg === `snapshot ${version} (built ${builtAt}) now served, replacing ${previous}`;
+}
+
+/**
+ * Waits for the server's error line refusing the snapshot now in dist/ (one that `says` so), and
+ * checks it still serves `version`, the one it served before.
+ */
+async function refusedWhileServing(server: ServerProcess, says: string, version: string): Promise<void> {
+  const [rejection] = await server.logs.waitFor(`refusing the snapshot (${says})`, (line) => line.level === 50 && line.msg.includes(says), {
+    timeoutMs: RELOAD_LIMIT_MS,
+  });
+  assert.match(rejection?.msg ?? "", new RegExp(`^new snapshot \\w+ rejected, still serving ${version}: its directory is unusable: `));
+  assert.equal(((await json(`${server.url}/readyz`)).body as { version: string }).version, version);
 }
 
 const NEW_LISTING = `---
@@ -138,18 +155,8 @@ describe("a running server: its request log and live snapshot reload", () => {
     assert.deepEqual(await names(server.url, "plumb"), plumbers);
 
     await replaceListings(dist, '{"not":"a listing"}\n');
-    const [rejection] = await server.logs.waitFor(
-      "rejecting the snapshot",
-      (line) => line.level === 50 && line.msg.includes("rejected, still serving"),
-      { timeoutMs: RELOAD_LIMIT_MS },
-    );
-
-    assert.match(
-      rejection?.msg ?? "",
-      new RegExp(`^new snapshot \\w+ rejected, still serving ${before.version}: its directory is unusable: `),
-    );
+    await refusedWhileServing(server, "rejected, still serving", before.version);
     assert.deepEqual(await names(server.url, "plumb"), plumbers);
-    assert.equal(((await json(`${server.url}/readyz`)).body as { version: string }).version, before.version);
   });
 
   test("a snapshot whose listings are the served ones but for one bad line is rejected: only the lines served are not checked again", async () => {
@@ -163,16 +170,7 @@ describe("a running server: its request log and live snapshot reload", () => {
     const lines = (await readFile(join(dist, "data", "businesses.ndjson"), "utf8")).split("\n");
     lines[1] = (lines[1] as string).replace('"name":', '"nom":');
     await replaceListings(dist, lines.join("\n"));
-    const [rejection] = await server.logs.waitFor(
-      "rejecting the snapshot with the bad line",
-      (line) => line.level === 50 && line.msg.includes("listing 2 of businesses.ndjson does not match the PublicBusiness schema"),
-      { timeoutMs: RELOAD_LIMIT_MS },
-    );
-    assert.match(
-      rejection?.msg ?? "",
-      new RegExp(`^new snapshot \\w+ rejected, still serving ${before.version}: its directory is unusable: `),
-    );
-    assert.equal(((await json(`${server.url}/readyz`)).body as { version: string }).version, before.version);
+    await refusedWhileServing(server, "listing 2 of businesses.ndjson does not match the PublicBusiness schema", before.version);
   });
 });
 
