@@ -105,7 +105,7 @@ export async function build(
   const sources = [...raw.businesses, ...raw.offerings, ...(raw.site === null ? [] : [raw.site])];
   const unchanged = sources.filter((source) => source.checked === true).length;
   stage(`read ${sources.length} files, ${unchanged} unchanged${cache.unused === null ? "" : ` (${cache.unused})`}`);
-  const validation = validateContent(raw, inProcess?.memo);
+  const validation = validateContent(raw, (file, own) => cache.keepOwn(file, own));
   stage("validate");
   if (!validation.ok) {
     report(validation.problems, validation.warnings);

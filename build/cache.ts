@@ -5,6 +5,7 @@ import { basename, dirname, join, resolve } from "node:path";
 import type { PagingLengths } from "../src/render/list-paging.ts";
 import { SNAPSHOT_FILES } from "../src/snapshot/files.ts";
 import { readSegments, removeLeftovers, SegmentWriter, StoredEntry, writeAtomically } from "./cache-files.ts";
+import type { OwnWarnings } from "./warnings.ts";
 
 /**
  * What a build keeps for the next one (incremental builds, `npm run build` without `--clean`):
@@ -36,6 +37,8 @@ export interface CachedFile {
   /** The front matter as parsed; `private` (never published, never checked past its type) is left out when saved. */
   readonly data: Record<string, unknown>;
   readonly body: string;
+  /** For a valid listing, what it warns about on its own (build/warnings.ts), once a build has validated it. */
+  readonly own?: OwnWarnings;
   /** For an approved listing, what the build made of it, once it has (kept while the file's bytes are the same). */
   readonly listing?: CachedListing;
 }
@@ -210,11 +213,20 @@ export class BuildCache {
     return text;
   }
 
+  /** Records what the listing in `file` (which this build read) warns about on its own. */
+  keepOwn(file: string, own: OwnWarnings): void {
+    this.#amend(file, { own });
+  }
+
   /** Records what this build made of the approved listing in `file` (which it read). */
   keepListing(file: string, listing: CachedListing): void {
+    this.#amend(file, { listing });
+  }
+
+  #amend(file: string, made: Pick<CachedFile, "own" | "listing">): void {
     const kept = this.#files.get(file);
     const entry = kept instanceof StoredEntry ? kept.entry : kept;
-    if (entry !== undefined) this.#files.set(file, { ...entry, listing });
+    if (entry !== undefined) this.#files.set(file, { ...entry, ...made });
   }
 
   /** What the pages of the snapshot in `distDir` were made from, if it is still the snapshot the cache describes. */

@@ -1,17 +1,10 @@
 import type { PublicBusiness } from "../src/schemas/business.ts";
-import type { ContentWarning } from "./warnings.ts";
-
-/** What a listing warns about on its own, and its same-name key (null when it is not approved): see build/warnings.ts. */
-export interface OwnWarnings {
-  readonly sameNameKey: string | null;
-  readonly warnings: readonly ContentWarning[];
-}
 
 /**
  * What a series of builds in one process (`npm run dev`) remembers of each listing beyond the
- * cache (build/cache.ts): its own warnings, its public record and that record's JSON line. At
- * 100,000 listings, making them again for every listing took about 1.4 s of each build. It also
- * keeps the last build's names in directory order, for the next to start from.
+ * cache (build/cache.ts, which keeps its own warnings): its public record and that record's JSON
+ * line. At 100,000 listings, making them again for every listing took about 1 s of each build.
+ * It also keeps the last build's names in directory order, for the next to start from.
  *
  * Each is remembered by the listing's parsed front matter, the object itself: a file unchanged
  * since the previous build is read from the cache as the very same object (BuildCache.next keeps
@@ -23,21 +16,10 @@ export interface OwnWarnings {
  * the build ends.
  */
 export class ListingMemo {
-  readonly #own = new WeakMap<object, OwnWarnings>();
   readonly #businesses = new WeakMap<object, { readonly baseUrl: string; readonly business: PublicBusiness }>();
   readonly #lines = new WeakMap<PublicBusiness, string>();
   /** The distinct names of the last build's approved listings, in directory order (build/derive.ts). */
   sortedNames: readonly string[] | null = null;
-
-  /** The listing's own warnings, as `make` makes them from its front matter `data`. */
-  ownWarnings(data: object, make: () => OwnWarnings): OwnWarnings {
-    let own = this.#own.get(data);
-    if (own === undefined) {
-      own = make();
-      this.#own.set(data, own);
-    }
-    return own;
-  }
 
   /** The listing's public record for `baseUrl`, as `make` makes it from its front matter `data`. */
   business(data: object, baseUrl: string, make: () => PublicBusiness): PublicBusiness {

@@ -17,9 +17,8 @@ import {
 import { COUNTRY_CODES } from "../src/schemas/countries.ts";
 import type { CachedListing } from "./cache.ts";
 import type { ContentProblem, RawContent, ServicesFile, SourceFile } from "./content.ts";
-import type { ListingMemo } from "./listing-memo.ts";
 import type { Pointer } from "./positions.ts";
-import { type ContentWarning, listingWarnings, placeholderWarnings } from "./warnings.ts";
+import { type ContentWarning, listingWarnings, type OwnWarnings, placeholderWarnings } from "./warnings.ts";
 
 export interface Entry<T> {
   readonly file: string;
@@ -27,6 +26,8 @@ export interface Entry<T> {
   readonly data: T;
   /** The Markdown body, trimmed. */
   readonly body: string;
+  /** For a listing read unchanged from the cache: what it warns about on its own, when the cache has it. */
+  readonly own?: OwnWarnings;
   /** For a listing read unchanged from the cache: what the last build made of it, when the cache has it. */
   readonly listing?: CachedListing;
 }
@@ -226,8 +227,9 @@ export function frontMatterProblems(kind: "business" | "offering", file: string,
 
 function check<T>(source: SourceFile, validate: ValidateFunction<T>, problems: ContentProblem[]): Entry<T> | null {
   if (source.checked === true || validate(source.data)) {
-    const entry = { file: source.file, slug: source.slug, data: source.data as T, body: source.body.trim() };
-    return source.listing === undefined ? entry : { ...entry, listing: source.listing };
+    const { file, slug, own, listing } = source;
+    const entry = { file, slug, data: source.data as T, body: source.body.trim() };
+    return { ...entry, ...(own === undefined ? {} : { own }), ...(listing === undefined ? {} : { listing }) };
   }
   // A value can fail two keywords that say the same to an editor (a URL's format and its pattern): once is enough.
   const said = new Set<string>();
@@ -261,8 +263,11 @@ function checkSlugs(sources: SourceFile[], problems: ContentProblem[]): void {
   }
 }
 
-/** Validates every file against its schema and the rules no schema can state; collects every problem. `memo`: see build/listing-memo.ts. */
-export function validateContent(raw: RawContent, memo?: ListingMemo): Validation {
+/**
+ * Validates every file against its schema and the rules no schema can state; collects every
+ * problem. `madeOwn` is given each listing's own warnings that the cache did not have (see listingWarnings).
+ */
+export function validateContent(raw: RawContent, madeOwn?: (file: string, own: OwnWarnings) => void): Validation {
   const problems = [...raw.problems];
 
   const site = raw.site === null ? null : check(raw.site, validators.site, problems);
@@ -312,7 +317,7 @@ export function validateContent(raw: RawContent, memo?: ListingMemo): Validation
 
   const warnings = [
     ...offerings.flatMap(({ file, data, body }) => placeholderWarnings(file, data, body)),
-    ...listingWarnings(businesses, memo),
+    ...listingWarnings(businesses, madeOwn),
   ];
   if (problems.length > 0 || site === null || (raw.services !== null && services === null)) {
     return { ok: false, problems, warnings };
