@@ -1,5 +1,7 @@
+import { createReadStream } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { createInterface } from "node:readline";
 import { markdownLinks } from "../build/markdown-links.ts";
 import { LLMS_FULL_PATH, LLMS_MAX_CHARACTERS, LLMS_PATH } from "../src/contract.ts";
 
@@ -85,14 +87,13 @@ export async function walkDist(dist: string, baseUrl: string): Promise<LlmsWalk>
     }
   });
   const seconds = (performance.now() - started) / 1000;
-  const lines = (await readFile(join(dist, "data/businesses.ndjson"), "utf8")).split("\n").filter((line) => line !== "");
-  const profiles = lines.map((line) => (JSON.parse(line) as { markdownUrl: string }).markdownUrl);
-  return {
-    files: crawl.files,
-    longestCharacters: crawl.longest.characters,
-    tooLong: crawl.tooLong.length,
-    reached: profiles.filter((url) => crawl.markdown.has(url)).length,
-    profiles: profiles.length,
-    seconds,
-  };
+  // Line by line: at a million listings the file (724 MB) is longer than a string can be.
+  let profiles = 0;
+  let reached = 0;
+  for await (const line of createInterface({ input: createReadStream(join(dist, "data/businesses.ndjson")) })) {
+    if (line === "") continue;
+    profiles += 1;
+    if (crawl.markdown.has((JSON.parse(line) as { markdownUrl: string }).markdownUrl)) reached += 1;
+  }
+  return { files: crawl.files, longestCharacters: crawl.longest.characters, tooLong: crawl.tooLong.length, reached, profiles, seconds };
 }
