@@ -31,13 +31,15 @@ describe("incremental builds", () => {
     await work.remove();
   });
 
-  /** Builds the content both ways and checks that the incremental snapshot is the clean one. */
-  async function buildBothAndCompare(): Promise<void> {
+  /** Builds the content both ways and checks that the incremental snapshot and warnings are the clean one's; the warnings. */
+  async function buildBothAndCompare(): Promise<string> {
     const built = await buildCli([], content, incremental);
     assert.equal(built.code, 0, built.stderr);
     const rebuilt = await buildCli(["--clean"], content, clean);
     assert.equal(rebuilt.code, 0, rebuilt.stderr);
     assert.deepEqual(differences(await snapshotFiles(incremental), await snapshotFiles(clean)), []);
+    assert.equal(built.stderr, rebuilt.stderr);
+    return built.stderr;
   }
 
   /** The cache's files by name, each with its inode (a file written again is a new one, renamed over the old). */
@@ -152,5 +154,41 @@ describe("incremental builds", () => {
     await buildBothAndCompare();
     const inDist = (await readdir(incremental, { recursive: true })).filter((path) => path.includes("cache"));
     assert.deepEqual(inDist, []);
+  });
+
+  test("warns as a clean build does while a listing's own warnings are added, kept, moved and removed", async () => {
+    const approved: string[] = [];
+    for (const file of listingFiles.slice(15)) if (/^status: approved$/m.test(await readFile(file, "utf8"))) approved.push(file);
+    const [warned = "", namesake = ""] = approved;
+    const originals = [await readFile(warned, "utf8"), await readFile(namesake, "utf8")] as const;
+    const NAME = /^name: .*$/m;
+    const LOCATION = /^location:\n(?: {2}.*\n)+/m;
+    /** The warning line that says `says`, without its message's end. */
+    const warning = (stderr: string, says: string) => stderr.split("\n").find((line) => line.includes(says));
+
+    await edit(warned, /\n---\n(.)/, "\n---\n<b>Open late.</b> $1");
+    await edit(warned, /^quoteUrl: https:/m, "quoteUrl: http:");
+    // The same name in the same place as the warned listing: people cannot tell the two apart.
+    await edit(namesake, NAME, originals[0].match(NAME)?.[0] ?? "");
+    await edit(namesake, LOCATION, originals[0].match(LOCATION)?.[0] ?? "");
+    const first = await buildBothAndCompare();
+    for (const says of ["holds HTML (<b>)", "uses http:", "is also the name of"]) assert.ok(warning(first, says), `${says} in:\n${first}`);
+
+    // Unchanged, then touched: each listing's own warnings as the cache kept them, at the same lines and columns.
+    assert.equal(await buildBothAndCompare(), first);
+    const later = new Date(Date.now() + 60_000);
+    await utimes(warned, later, later);
+    assert.equal(await buildBothAndCompare(), first);
+
+    await edit(warned, /<b>Open late\.<\/b>/, "Since 1990: <i>Open late.</i>");
+    const moved = await buildBothAndCompare();
+    assert.equal(warning(moved, "(<b>)"), undefined);
+    const where = (line: string | undefined) => line?.split(" ")[0];
+    assert.notEqual(where(warning(moved, "holds HTML (<i>)")), undefined);
+    assert.notEqual(where(warning(moved, "holds HTML (<i>)")), where(warning(first, "holds HTML (<b>)")));
+
+    await writeFile(warned, `${originals[0].trimEnd()} Fixed.\n`);
+    await writeFile(namesake, `${originals[1].trimEnd()} Fixed.\n`);
+    assert.equal(await buildBothAndCompare(), "");
   });
 });
