@@ -103,7 +103,7 @@ export async function build(
   const unchangedFiles = inProcess?.previous === undefined ? undefined : inProcess.unchanged;
   const raw = readContent(config.contentDir, { cache, started, ...(unchangedFiles === undefined ? {} : { unchanged: unchangedFiles }) });
   const sources = [...raw.businesses, ...raw.offerings, ...(raw.site === null ? [] : [raw.site])];
-  const unchanged = sources.filter((source) => source.checked === true).length;
+  const unchanged = sources.filter((source) => source.cached !== undefined).length;
   stage(`read ${sources.length} files, ${unchanged} unchanged${cache.unused === null ? "" : ` (${cache.unused})`}`);
   const validation = validateContent(raw, (file, own) => cache.keepOwn(file, own));
   stage("validate");

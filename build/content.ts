@@ -3,9 +3,8 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import matter from "gray-matter";
 import { parseDocument, parse as parseYaml, YAMLParseError } from "yaml";
-import { type BuildCache, type CachedFile, type CachedListing, RACY_MS, sha256 } from "./cache.ts";
+import { type BuildCache, type CachedFile, RACY_MS, sha256 } from "./cache.ts";
 import { frontMatterBounds, type Pointer } from "./positions.ts";
-import type { OwnWarnings } from "./warnings.ts";
 
 /** One editor's file, read but not yet validated. */
 export interface SourceFile {
@@ -15,12 +14,11 @@ export interface SourceFile {
   readonly slug: string;
   readonly data: Record<string, unknown>;
   readonly body: string;
-  /** Read unchanged from the last build's cache, where it was valid: its own checks are not run again. */
-  readonly checked?: true;
-  /** For a listing read from the cache, what it warns about on its own, when the cache has it. */
-  readonly own?: OwnWarnings;
-  /** For an approved listing read from the cache, what the last build made of it, when the cache has it. */
-  readonly listing?: CachedListing;
+  /**
+   * For a file read unchanged from the last build's cache, where it was valid, the cache's entry:
+   * its own checks are not run again, and what that build made of it is used again.
+   */
+  readonly cached?: CachedFile;
 }
 
 /** Something wrong (or, as a warning, doubtful) in an editor's file. */
@@ -89,8 +87,8 @@ function ownCopy(data: Record<string, unknown>, body: string): { data: Record<st
 }
 
 /** A file as the cache has it. */
-function fromCache(file: string, slug: string, { data, body, own, listing }: CachedFile): SourceFile {
-  return { file, slug, data, body, checked: true, ...(own === undefined ? {} : { own }), ...(listing === undefined ? {} : { listing }) };
+function fromCache(file: string, slug: string, cached: CachedFile): SourceFile {
+  return { file, slug, data: cached.data, body: cached.body, cached };
 }
 
 /** The content folder, and its path as its files' paths start (path.join normalises it: once, not once a file). */

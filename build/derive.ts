@@ -178,7 +178,8 @@ export function deriveModel(content: ValidContent, baseUrl: string, memo?: Listi
     }))
     .sort((a, b) => a.nameRank - b.nameRank || compareCodeUnits(a.business.slug, b.business.slug));
   const businesses = ranked.map(({ business }) => business);
-  const listingSources = ranked.map(({ business, entry: { file, listing } }): ListingSource => {
+  const listingSources = ranked.map(({ business, entry: { file, cached } }): ListingSource => {
+    const listing = cached?.listing;
     const paging = listing?.paging ?? pagingLengths(base, business);
     return listing === undefined ? { file, paging } : { file, cached: listing, paging };
   });

@@ -15,7 +15,7 @@ import {
   SiteFrontMatterSchema,
 } from "../src/schemas/content.ts";
 import { COUNTRY_CODES } from "../src/schemas/countries.ts";
-import type { CachedListing } from "./cache.ts";
+import type { CachedFile } from "./cache.ts";
 import type { ContentProblem, RawContent, ServicesFile, SourceFile } from "./content.ts";
 import type { Pointer } from "./positions.ts";
 import { type ContentWarning, listingWarnings, type OwnWarnings, placeholderWarnings } from "./warnings.ts";
@@ -26,10 +26,8 @@ export interface Entry<T> {
   readonly data: T;
   /** The Markdown body, trimmed. */
   readonly body: string;
-  /** For a listing read unchanged from the cache: what it warns about on its own, when the cache has it. */
-  readonly own?: OwnWarnings;
-  /** For a listing read unchanged from the cache: what the last build made of it, when the cache has it. */
-  readonly listing?: CachedListing;
+  /** For a file read unchanged from the cache, the cache's entry (SourceFile.cached). */
+  readonly cached?: CachedFile;
 }
 
 export interface ValidContent {
@@ -226,10 +224,9 @@ export function frontMatterProblems(kind: "business" | "offering", file: string,
 }
 
 function check<T>(source: SourceFile, validate: ValidateFunction<T>, problems: ContentProblem[]): Entry<T> | null {
-  if (source.checked === true || validate(source.data)) {
-    const { file, slug, own, listing } = source;
-    const entry = { file, slug, data: source.data as T, body: source.body.trim() };
-    return { ...entry, ...(own === undefined ? {} : { own }), ...(listing === undefined ? {} : { listing }) };
+  if (source.cached !== undefined || validate(source.data)) {
+    const entry = { file: source.file, slug: source.slug, data: source.data as T, body: source.body.trim() };
+    return source.cached === undefined ? entry : { ...entry, cached: source.cached };
   }
   // A value can fail two keywords that say the same to an editor (a URL's format and its pattern): once is enough.
   const said = new Set<string>();

@@ -93,7 +93,7 @@ export function listingWarnings(
   const warnings: ContentWarning[] = [];
   const named = new Map<string, string>();
   for (const entry of businesses) {
-    let own = entry.own;
+    let own = entry.cached?.own;
     if (own === undefined) {
       own = ownWarnings(entry);
       made?.(entry.file, own);
