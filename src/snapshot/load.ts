@@ -152,7 +152,7 @@ export interface LoadOptions {
  */
 function checkedBytes(snapshot: Snapshot | null | undefined): SharedArrayBuffer | undefined {
   const listings = snapshot?.directory?.listings;
-  if (listings?.file !== null || listings === undefined) return undefined;
+  if (listings === undefined || listings.file !== null) return undefined;
   const shared = new SharedArrayBuffer(listings.bytes.length);
   listings.bytes.copy(Buffer.from(shared));
   return shared;

@@ -227,7 +227,7 @@ async function validate({
     const { id, slug } = /** @type {{ id: string, slug: string }} */ (business);
     if (id !== id.toLowerCase()) return "has an id in capitals.";
     // The server finds listings by the id and slug each line starts with: they must be its only ones.
-    if (!text.startsWith(`{"id":"${id}","slug":"${slug}",`)) return "does not start with its id and slug.";
+    if (!text.startsWith(`${LINE_OPENING}${id}","slug":"${slug}",`)) return "does not start with its id and slug.";
     return null;
   };
 
