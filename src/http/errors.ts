@@ -64,7 +64,9 @@ function toApiError(error: FastifyError, request: FastifyRequest): ApiError {
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const apiError = toApiError(error, request);
-    if (apiError.status >= 500) request.log.error({ err: error }, "request failed");
+    // An ApiError is an answer the service chose (a 503 while no snapshot is loaded is one per
+    // request, and said once at start): only a failure nobody foresaw is logged, with its stack.
+    if (apiError.status >= 500 && !(error instanceof ApiError)) request.log.error({ err: error }, "request failed");
     return sendError(reply, apiError);
   });
 }

@@ -70,6 +70,20 @@ describe("a server started with no snapshot in DIST_DIR", () => {
     });
   }
 
+  test("a 503 while waiting is logged as its request line alone, never as an error with its stack", async () => {
+    const response = await fetch(`${server.url}/api/facets?q=waiting`);
+    assert.equal(response.status, 503);
+    const [line] = await server.logs.waitFor(
+      "the facets request's line",
+      (entry) => entry.msg === "request" && entry.route === "/api/facets" && entry.status === 503,
+    );
+    assert.equal(line?.level, 30);
+    assert.deepEqual(
+      server.logs.lines.filter((entry) => entry.level >= 50).map((entry) => entry.msg),
+      [],
+    );
+  });
+
   test("MCP still initializes, and its tools answer an isError directory_unavailable", async () => {
     const init = await postMcp(server.url, {
       method: "initialize",
