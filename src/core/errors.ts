@@ -3,6 +3,8 @@ import {
   BUSINESS_API_TEMPLATE,
   DIRECTORY_API_PATH,
   DIRECTORY_RETRY_AFTER_SECONDS,
+  FACETS_API_PATH,
+  MCP_PATH,
   OFFERING_API_TEMPLATE,
   OFFERINGS_API_PATH,
   OPENAPI_PATH,
@@ -117,13 +119,17 @@ export function methodNotAllowed(allow: string): ApiError {
   );
 }
 
-export function notFound(): ApiError {
-  return new ApiError(
-    404,
-    "not_found",
-    "There is no API endpoint at this path.",
-    `See ${OPENAPI_PATH} for the endpoints: ${DIRECTORY_API_PATH}, ${BUSINESS_API_TEMPLATE}, ${OFFERINGS_API_PATH} and ${OFFERING_API_TEMPLATE}.`,
-  );
+/** An unknown path under the API; `trailingSlash` when it is a known one with a slash after it (API paths never redirect). */
+export function notFound(trailingSlash = false): ApiError {
+  const endpoints = `See ${OPENAPI_PATH} for the endpoints: ${DIRECTORY_API_PATH}, ${BUSINESS_API_TEMPLATE}, ${FACETS_API_PATH}, ${OFFERINGS_API_PATH}, ${OFFERING_API_TEMPLATE} and POST ${MCP_PATH}.`;
+  return trailingSlash
+    ? new ApiError(
+        404,
+        "not_found",
+        "There is no API endpoint at this path: API paths never end in a slash.",
+        `Remove the trailing slash. ${endpoints}`,
+      )
+    : new ApiError(404, "not_found", "There is no API endpoint at this path.", endpoints);
 }
 
 export function payloadTooLarge(limit: string): ApiError {

@@ -1,5 +1,5 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from "fastify";
-import { CACHE_CONTROL_SUCCESS, DIRECTORY_API_PATH, MCP_MAX_MESSAGE_BYTES, MCP_PATH, OFFERINGS_API_PATH } from "../contract.ts";
+import { CACHE_CONTROL_SUCCESS, DIRECTORY_API_PATH, MCP_MAX_MESSAGE_BYTES, OFFERINGS_API_PATH } from "../contract.ts";
 import { invalidParameter, malformedRequest, offeringNotFound } from "../core/errors.ts";
 import type { CatalogService } from "../core/service.ts";
 import { AJV_OPTIONS, REQUEST_VALIDATION } from "../schemas/ajv.ts";
@@ -74,7 +74,7 @@ export async function buildHttpApp({
       }
       // No page has a name this long, or one that does not even decode (`%E0%A4%A`): outside the
       // API and MCP it is the 404 page, as any unknown page is. The API answers a JSON 400.
-      if (!isApiPath(path) && path !== MCP_PATH && (error.code === "FST_ERR_MAX_PARAM_LENGTH" || error.code === "FST_ERR_BAD_URL")) {
+      if (!isApiPath(path) && (error.code === "FST_ERR_MAX_PARAM_LENGTH" || error.code === "FST_ERR_BAD_URL")) {
         return notFound(request, reply);
       }
       return sendError(reply, malformedRequest());

@@ -1,7 +1,7 @@
 import type { Duplex } from "node:stream";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { READ_METHODS } from "../api/routes.ts";
-import { API_PREFIX, CACHE_CONTROL_NO_STORE, JSON_TYPE } from "../contract.ts";
+import { API_PREFIX, CACHE_CONTROL_NO_STORE, JSON_TYPE, MCP_PATH } from "../contract.ts";
 import { ApiError, internalError, malformedRequest, methodNotAllowed, notFound, payloadTooLarge, requestTooLarge } from "../core/errors.ts";
 import { parameterError } from "../core/validation.ts";
 import type { ParameterRules } from "../schemas/parameters.ts";
@@ -71,9 +71,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
   });
 }
 
-/** Whether a URL path is under the REST API (where every answer is JSON). */
+/** Whether a URL path is under the REST API or the MCP endpoint (where every answer is JSON, and nothing redirects). */
 export function isApiPath(path: string): boolean {
-  return path === API_PREFIX || path.startsWith(`${API_PREFIX}/`);
+  return path === API_PREFIX || path.startsWith(`${API_PREFIX}/`) || path === MCP_PATH || path.startsWith(`${MCP_PATH}/`);
 }
 
 export type NotFoundPage = (request: FastifyRequest, reply: FastifyReply) => FastifyReply;

@@ -58,25 +58,62 @@ describe("unsupported methods", () => {
   });
 });
 
+const ENDPOINTS =
+  "See /openapi.json for the endpoints: /api/directory, /api/directory/{identifier}, /api/facets, /api/offerings, /api/offerings/{slug} and POST /mcp.";
+
 describe("unknown API paths", () => {
-  for (const path of ["/api", "/api/", "/api/nope", "/api/directory/a/b", "/api/offerings/a/b", "/api/v1/directory"]) {
+  for (const path of ["/api", "/api/nope", "/api/directory/a/b", "/api/offerings/a/b", "/api/v1/directory", "/mcp/nope"]) {
     test(`GET ${path} answers 404 not_found as JSON`, async () => {
       const response = await fetch(`${served.current.url}${path}`, { headers: { accept: "text/markdown" } });
       assert.equal(response.status, 404);
       assert.equal(response.headers.get("content-type"), "application/json; charset=utf-8");
       assert.equal(response.headers.get("cache-control"), "no-store");
       const body: unknown = await response.json();
-      served.openapi.assertResponse(path, 404, body);
-      assert.deepEqual(body, {
+      if (path.startsWith("/api")) served.openapi.assertResponse(path, 404, body);
+      assert.deepEqual(body, { error: { code: "not_found", message: "There is no API endpoint at this path.", resolution: ENDPOINTS } });
+    });
+  }
+});
+
+describe("API paths never redirect: a trailing slash gets the JSON error of an unknown API path", () => {
+  for (const [method, path] of [
+    ["GET", "/api/"],
+    ["GET", "/api/directory/"],
+    ["HEAD", "/api/directory/"],
+    ["GET", "/api/offerings/"],
+    ["GET", "/api/facets/?q=plumb"],
+    ["GET", "/api/directory/leeds-plumbing-heating/"],
+    ["GET", "/mcp/"],
+    ["POST", "/mcp/"],
+    ["GET", "/mcp/server-card/"],
+  ] as const) {
+    test(`${method} ${path} answers 404 not_found as JSON, not 308`, async () => {
+      const response = await fetch(`${served.current.url}${path}`, {
+        method,
+        redirect: "manual",
+        headers: { accept: "text/html", "content-type": "application/json" },
+        ...(method === "POST" ? { body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' } : {}),
+      });
+      assert.equal(response.status, 404);
+      assert.equal(response.headers.get("location"), null);
+      assert.equal(response.headers.get("content-type"), "application/json; charset=utf-8");
+      assert.equal(response.headers.get("cache-control"), "no-store");
+      if (method === "HEAD") return;
+      assert.deepEqual(await response.json(), {
         error: {
           code: "not_found",
-          message: "There is no API endpoint at this path.",
-          resolution:
-            "See /openapi.json for the endpoints: /api/directory, /api/directory/{identifier}, /api/offerings and /api/offerings/{slug}.",
+          message: "There is no API endpoint at this path: API paths never end in a slash.",
+          resolution: `Remove the trailing slash. ${ENDPOINTS}`,
         },
       });
     });
   }
+
+  test("a page still redirects its trailing slash with 308, the query kept", async () => {
+    const response = await fetch(`${served.current.url}/businesses/?q=plumb`, { redirect: "manual" });
+    assert.equal(response.status, 308);
+    assert.equal(response.headers.get("location"), "/businesses?q=plumb");
+  });
 });
 
 describe("HEAD", () => {
