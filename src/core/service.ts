@@ -73,6 +73,13 @@ const ITEMS_START = '{"items":[';
 const ITEMS_START_BYTES = Buffer.from(ITEMS_START);
 const COMMA = Buffer.from(",");
 
+const EMPTY_ITEMS_START = Buffer.from(`${ITEMS_START}]`);
+
+/** Whether a directory page's answer holds no listing: its body, as pageBody writes it, opens with an empty items array. */
+export function holdsNoListing(page: Answer<DirectoryPage>): boolean {
+  return page.body.subarray(0, EMPTY_ITEMS_START.length).equals(EMPTY_ITEMS_START);
+}
+
 /** What follows a directory page's listings. */
 function pageEnd(page: RankedPage): string {
   return `],"limit":${page.limit},"offset":${page.offset},"nextOffset":${page.nextOffset}}`;

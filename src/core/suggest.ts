@@ -1,22 +1,33 @@
+import { currentCountryCode } from "../schemas/countries.ts";
 import { lowerBound } from "../snapshot/lower-bound.ts";
 import { fold, words } from "../snapshot/text.ts";
 import type { Directory } from "../snapshot/types.ts";
-import { type DirectorySearch, listingAt, normalizeSearch, searchDirectory } from "./directory.ts";
+import { listingAt, normalizeSearch, searchDirectory } from "./directory.ts";
 
 /**
- * Help for a directory search that found nothing (the pages' next step, not the API's: the API
- * answers exactly what was asked). Two kinds: a word of q that names a town or region becomes
- * the same search in that place ("plumber in leeds" → Plumbing in Leeds), and a word that
- * starts no indexed word gets the closest one ("plumer" → plumber).
+ * Help for a directory search that found nothing (the pages' and MCP's next step, not the REST
+ * API's: it answers exactly what was asked). Three kinds: a word of q that names a town or
+ * region becomes the same search in that place ("plumber in leeds" → Plumbing in Leeds), a word
+ * that starts no indexed word gets the closest one ("plumer" → plumber), and a country code that
+ * no country has but stands for one (UK → GB) gets that one. Each comes with the search to run
+ * instead, as its fields.
  */
 
 /** Words people put around a place or a trade that are not part of either. */
 const FILLER = new Set(["in", "near", "at", "around", "nearby", "close", "to", "me", "the", "a", "an", "for", "and", "of", "from", "by"]);
 
+/** A search as its fields, each absent when empty: what was asked, and what to try instead. */
+export interface SearchFields {
+  readonly q?: string | undefined;
+  readonly location?: string | undefined;
+  readonly country?: string | undefined;
+  /** The directory page's narrowing to one service (the API has none). */
+  readonly service?: string | undefined;
+}
+
 interface PlaceSuggestion {
-  /** The search to run: q without the place and filler words, and the place as location. */
-  readonly q: string;
-  readonly location: string;
+  /** q without the place and filler words, the place as location, and the country (corrected, when it was). */
+  readonly search: SearchFields;
   /** For people: "Plumbing in Leeds", with the service when every listing found has the same one. */
   readonly label: string;
 }
@@ -25,11 +36,22 @@ interface SpellingSuggestion {
   /** The word as typed, and the indexed word closest to it. */
   readonly typed: string;
   readonly suggestion: string;
+  /** The search with that word replaced. */
+  readonly search: SearchFields;
+}
+
+interface CountrySuggestion {
+  /** The code as typed (upper case), and the assigned code it stands for, which has listings. */
+  readonly typed: string;
+  readonly suggestion: string;
+  /** The search with that country. */
+  readonly search: SearchFields;
 }
 
 export interface EmptySearchHelp {
   readonly place: PlaceSuggestion | null;
   readonly spellings: readonly SpellingSuggestion[];
+  readonly country: CountrySuggestion | null;
 }
 
 /** Whether `key` (folded) is one of the directory's cities, regions or postal codes: a binary search of the sorted keys. */
@@ -45,7 +67,17 @@ function placeName(directory: Directory, rank: number | undefined, key: string, 
   return fold(city) === key ? city : fold(region) === key ? region : typed;
 }
 
-function placeSuggestion(directory: Directory, search: Pick<DirectorySearch, "country">, typed: readonly string[]): PlaceSuggestion | null {
+/** The fields that are not empty, in order: a search to try, as an agent would pass it. */
+function fields(search: SearchFields): SearchFields {
+  const kept: Record<string, string> = {};
+  for (const name of ["q", "location", "country", "service"] as const) {
+    const value = search[name];
+    if (value !== undefined && value.trim() !== "") kept[name] = value;
+  }
+  return kept;
+}
+
+function placeSuggestion(directory: Directory, search: SearchFields, typed: readonly string[]): PlaceSuggestion | null {
   // Two-word places first ("milton keynes"), then single words.
   for (const size of [2, 1]) {
     for (let start = 0; start + size <= typed.length; start += 1) {
@@ -59,13 +91,13 @@ function placeSuggestion(directory: Directory, search: Pick<DirectorySearch, "co
       const place = placeName(directory, page.ranks[0], key, placeWords.join(" "));
       const services = new Set(page.ranks.map((rank) => listingAt(directory, rank).service));
       const what = rest.length === 0 ? "Everything" : services.size === 1 ? [...services][0] : q;
-      return { q, location: place, label: `${what} in ${place}` };
+      return { search: fields({ q, location: place, country: search.country }), label: `${what} in ${place}` };
     }
   }
   return null;
 }
 
-function spellingSuggestions(directory: Directory, typed: readonly string[]): SpellingSuggestion[] {
+function spellingSuggestions(directory: Directory, search: SearchFields, typed: readonly string[]): SpellingSuggestion[] {
   const suggestions: SpellingSuggestion[] = [];
   for (const word of typed) {
     const term = fold(word);
@@ -76,16 +108,40 @@ function spellingSuggestions(directory: Directory, typed: readonly string[]): Sp
     for (const [key, [, distance]] of found) {
       if (best === undefined || distance < best[1] || (distance === best[1] && key < best[0])) best = [key, distance];
     }
-    if (best !== undefined) suggestions.push({ typed: word, suggestion: best[0] });
+    if (best !== undefined) {
+      const suggestion = best[0];
+      const q = typed.map((other) => (other === word ? suggestion : other)).join(" ");
+      suggestions.push({ typed: word, suggestion, search: fields({ ...search, q }) });
+    }
   }
   return suggestions;
 }
 
-/** What to offer when `search` (with q or location) found nothing. */
-export function helpForEmptySearch(directory: Directory, search: Pick<DirectorySearch, "q" | "country">): EmptySearchHelp {
+/** Whether a search finds any listing. */
+function finds(directory: Directory, search: SearchFields): boolean {
+  return searchDirectory(directory, normalizeSearch({ ...search, limit: 1, offset: 0 })).ranks.length > 0;
+}
+
+/** The assigned code a reserved one stands for (UK → GB), when the directory has listings there. */
+function countryMeant(directory: Directory, search: SearchFields): { typed: string; meant: string } | null {
+  const typed = (search.country ?? "").toUpperCase();
+  const meant = currentCountryCode(typed);
+  return meant !== undefined && finds(directory, { country: meant }) ? { typed, meant } : null;
+}
+
+/** What to offer when `search` found nothing. */
+export function helpForEmptySearch(directory: Directory, search: SearchFields): EmptySearchHelp {
   const typed = words(search.q ?? "");
-  const spellings = spellingSuggestions(directory, typed);
+  // Every suggestion searches in the country meant (GB for UK); that one alone is offered when it finds listings.
+  const country = countryMeant(directory, search);
+  const meant = country === null ? search : { ...search, country: country.meant };
+  const instead = country === null ? null : { typed: country.typed, suggestion: country.meant, search: fields(meant) };
+  const spellings = spellingSuggestions(directory, meant, typed);
   // The place is looked for with the words respelled: "electrican dublin" → Electrical in Dublin.
   const respelled = typed.map((word) => spellings.find((spelling) => spelling.typed === word)?.suggestion ?? word);
-  return { place: placeSuggestion(directory, search, respelled), spellings };
+  return {
+    place: placeSuggestion(directory, meant, respelled),
+    spellings,
+    country: instead !== null && finds(directory, meant) ? instead : null,
+  };
 }

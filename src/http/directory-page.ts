@@ -5,7 +5,7 @@ import type { CatalogService } from "../core/service.ts";
 import { helpForEmptySearch } from "../core/suggest.ts";
 import { directoryHtml, directoryHtmlBytes, directoryMarkdown } from "../render/directory.ts";
 import { directoryCards } from "../render/directory-cards.ts";
-import { type DirectoryPageQuery, parseDirectoryQuery } from "../render/directory-form.ts";
+import { type DirectoryPageQuery, directoryMarkdownHref, parseDirectoryQuery } from "../render/directory-form.ts";
 import type { DirectoryChoices, EmptySearchOffer } from "../render/directory-view.ts";
 import type { DirectorySearchQuery } from "../schemas/parameters.ts";
 import { prefersMarkdown } from "./negotiation.ts";
@@ -74,8 +74,8 @@ export function registerDirectoryPage(app: FastifyInstance, service: CatalogServ
 
   /** `markdown` is fixed for the Markdown URL, and follows the Accept header at the page's own. */
   function directoryPage(request: FastifyRequest, reply: FastifyReply, markdown: boolean): FastifyReply {
-    reply.header("link", linkHeaders(markdownPath(DIRECTORY_PATH)));
     const parsed = parseDirectoryQuery(request.query as Record<string, unknown>);
+    reply.header("link", linkHeaders(directoryMarkdownHref(parsed.form, parsed.ok ? parsed.query.offset : 0)));
     if (!parsed.ok) {
       const snapshot = service.current();
       const view = { kind: "invalid", form: parsed.form, field: parsed.field, message: parsed.message } as const;

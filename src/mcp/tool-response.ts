@@ -15,13 +15,17 @@ export interface ToolResponseFrame {
 const RESPONSE_START = Buffer.from('{"jsonrpc":"2.0","id":');
 const RESPONSE_END = Buffer.from("}}");
 
+/** After the text copy, up to structuredContent: a note as a text item of its own, then the listing notice when there is one. */
+function toStructuredWith(note: string | null, notice: boolean): Buffer {
+  const items = [...(note === null ? [] : [note]), ...(notice ? [LISTING_NOTICE] : [])];
+  return Buffer.from(`"}${items.map((text) => `,{"type":"text","text":${JSON.stringify(text)}}`).join("")}],"structuredContent":`);
+}
+
 /** The frame of an era whose result fields are `fields`: JSON members ending in a comma (none for the 2025 versions). */
 export function toolResponseFrame(fields: string): ToolResponseFrame {
-  const toStructured = (notice: boolean) =>
-    Buffer.from(`"}${notice ? `,{"type":"text","text":${JSON.stringify(LISTING_NOTICE)}}` : ""}],"structuredContent":`);
   return {
     toText: Buffer.from(`,"result":{${fields}"content":[{"type":"text","text":"`),
-    toStructured: { withNotice: toStructured(true), plain: toStructured(false) },
+    toStructured: { withNotice: toStructuredWith(null, true), plain: toStructuredWith(null, false) },
   };
 }
 
@@ -40,7 +44,12 @@ export function toolResponse(id: string | number, outcome: ToolOutcome, frame: T
   const escaped = answer.escapedParts();
   const { body } = answer;
   const idJson = typeof id === "number" ? String(id) : JSON.stringify(id);
-  const toStructured = outcome.listingText ? frame.toStructured.withNotice : frame.toStructured.plain;
+  const toStructured =
+    outcome.note === undefined
+      ? outcome.listingText
+        ? frame.toStructured.withNotice
+        : frame.toStructured.plain
+      : toStructuredWith(outcome.note, outcome.listingText);
   let length = RESPONSE_START.length + Buffer.byteLength(idJson) + frame.toText.length + toStructured.length + RESPONSE_END.length;
   for (const part of escaped) length += part.length;
   length += body.length;

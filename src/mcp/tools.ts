@@ -24,7 +24,7 @@ export const LISTING_NOTICE = `The JSON above is a directory answer. ${UNTRUSTED
  * text copy), or an `isError` result carrying the REST Error object.
  */
 export type ToolOutcome =
-  | { readonly kind: "answer"; readonly answer: Answer<unknown>; readonly listingText: boolean }
+  | { readonly kind: "answer"; readonly answer: Answer<unknown>; readonly listingText: boolean; readonly note?: string | undefined }
   | { readonly kind: "error"; readonly result: CallToolResult };
 
 /** A tool ready to list and call. */
@@ -77,9 +77,11 @@ function catalogTool(definition: ToolDefinition): CatalogTool {
     descriptor,
     call(service, args, onUnexpected) {
       if (!validate(args)) return errorResult(parameterError(validate.errors ?? [], definition.rules, allowed).toBody());
-      let answer: Answer<unknown>;
+      let answer: Answer<Record<string, unknown>>;
+      let note: string | undefined;
       try {
         answer = definition.run(service, args);
+        note = definition.note?.(service, args, answer);
       } catch (error) {
         if (error instanceof ApiError) {
           const body = error.toBody();
@@ -89,7 +91,7 @@ function catalogTool(definition: ToolDefinition): CatalogTool {
         onUnexpected(error);
         return errorResult(internalError().toBody());
       }
-      return { kind: "answer", answer, listingText: definition.listingText };
+      return { kind: "answer", answer, listingText: definition.listingText, note };
     },
   };
 }

@@ -1,4 +1,10 @@
-import { DIRECTORY_DEFAULT_LIMIT, DIRECTORY_LOCATION_MAX_LENGTH, DIRECTORY_PATH, DIRECTORY_Q_MAX_LENGTH } from "../contract.ts";
+import {
+  DIRECTORY_DEFAULT_LIMIT,
+  DIRECTORY_LOCATION_MAX_LENGTH,
+  DIRECTORY_PATH,
+  DIRECTORY_Q_MAX_LENGTH,
+  markdownPath,
+} from "../contract.ts";
 import type { PageSearch } from "../core/service.ts";
 import { coerceIntegers, integerParameters } from "../core/validation.ts";
 import { createAjv } from "../schemas/ajv.ts";
@@ -16,6 +22,8 @@ import { escapeHtml } from "./escape.ts";
 
 const PAGE_FIELDS = ["q", "location", "country", "service", "offset"] as const;
 export type PageField = (typeof PAGE_FIELDS)[number];
+
+const DIRECTORY_MARKDOWN_PATH = markdownPath(DIRECTORY_PATH);
 
 /** The fields a page's URL keeps, in its order. */
 export const SEARCH_FIELDS = ["q", "location", "country", "service"] as const;
@@ -174,6 +182,11 @@ export function narrowedQueries(
 /** The page's URL for a search, keeping only the fields that were filled in. */
 export function directoryHref(path: string, form: FormValues, offset: number): string {
   return `${path}${directoryQuery(form, offset)}`;
+}
+
+/** The Markdown URL of a search's page (its `Link: rel="alternate"` and "this page in Markdown"): the same search. */
+export function directoryMarkdownHref(form: FormValues, offset: number): string {
+  return directoryHref(DIRECTORY_MARKDOWN_PATH, form, offset);
 }
 
 // The form, for people: the page's Markdown says how to search in words instead.

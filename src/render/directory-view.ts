@@ -1,6 +1,5 @@
 import type { EmptySearchHelp } from "../core/suggest.ts";
 import type { DirectoryFacets, DirectoryPage } from "../schemas/responses.ts";
-import { words } from "../snapshot/text.ts";
 import type { FormValues, PageField } from "./directory-form.ts";
 import type { DirectorySummary } from "./directory-lists.ts";
 import type { RenderedCards } from "./page-model.ts";
@@ -62,18 +61,3 @@ export type DirectoryView =
     }
   | { kind: "invalid"; form: FormValues; field: PageField; message: string }
   | { kind: "unavailable"; form: FormValues };
-
-/** The search with one typed word replaced by another. */
-export function respelled(form: FormValues, typed: string, suggestion: string): FormValues {
-  return {
-    ...form,
-    q: words(form.q ?? "")
-      .map((word) => (word === typed ? suggestion : word))
-      .join(" "),
-  };
-}
-
-/** The search in the place a search that found nothing named, in the country it asked for. */
-export function placeSearch(place: NonNullable<EmptySearchHelp["place"]>, form: FormValues): FormValues {
-  return { q: place.q, location: place.location, country: form.country };
-}

@@ -7,11 +7,20 @@ import {
   markdownPath,
 } from "../contract.ts";
 import type { SiteInfo } from "../schemas/content.ts";
+import { isCountryCode } from "../schemas/countries.ts";
 import type { FacetCount } from "../schemas/responses.ts";
 import { businessCard, countryName } from "./business.ts";
-import { directoryHref, directoryQuery, type FormValues, narrowedQueries, SEARCH_FIELDS, searchFormHtml } from "./directory-form.ts";
+import {
+  directoryHref,
+  directoryMarkdownHref,
+  directoryQuery,
+  type FormValues,
+  narrowedQueries,
+  SEARCH_FIELDS,
+  searchFormHtml,
+} from "./directory-form.ts";
 import { bulkData, searchHowTo } from "./directory-howto.ts";
-import { type DirectoryChoices, type DirectoryView, type EmptySearchOffer, placeSearch, respelled } from "./directory-view.ts";
+import type { DirectoryChoices, DirectoryView, EmptySearchOffer } from "./directory-view.ts";
 import { escapeHtml } from "./escape.ts";
 import { pageHtmlBytes } from "./page-bytes.ts";
 import { type Block, type Inline, type Link, link, type PageModel, pageHtml, pageMarkdown, supplied } from "./page-model.ts";
@@ -81,16 +90,21 @@ function browse(choices: DirectoryChoices, reader: Reader): Block {
   };
 }
 
-/** What a search that found nothing offers: the place or spellings it may have meant, and every service. */
-function offerBlocks(offer: EmptySearchOffer, form: FormValues): Block[] {
+/** What a search that found nothing offers: the country, place or spellings it may have meant, and every service. */
+function offerBlocks(offer: EmptySearchOffer): Block[] {
+  const instead = (typed: string): Inline[] => [" instead of “", supplied(typed), "”"];
   const meant: Inline[][] = [
-    ...(offer.place === null ? [] : [[searchLink([supplied(offer.place.label)], placeSearch(offer.place, form), 0)]]),
-    ...offer.spellings.map(({ typed, suggestion }) => [
-      searchLink([supplied(suggestion)], respelled(form, typed, suggestion), 0),
-      " instead of “",
-      supplied(typed),
-      "”",
-    ]),
+    ...(offer.country === null
+      ? []
+      : [
+          [
+            searchLink([`${countryName(offer.country.suggestion)} (${offer.country.suggestion})`], offer.country.search, 0),
+            ...instead(offer.country.typed),
+            { agents: [`: ${offer.country.typed} is no country's code`] },
+          ],
+        ]),
+    ...(offer.place === null ? [] : [[searchLink([supplied(offer.place.label)], offer.place.search, 0)]]),
+    ...offer.spellings.map(({ typed, suggestion, search }) => [searchLink([supplied(suggestion)], search, 0), ...instead(typed)]),
   ];
   return meant.length === 0
     ? []
@@ -100,15 +114,37 @@ function offerBlocks(offer: EmptySearchOffer, form: FormValues): Block[] {
       ];
 }
 
-/** The search in words, for the page's title and heading: “plumber” in Leeds, GB; “smith”, Plumbing, in GB. */
-function searchLabel(form: FormValues): string {
+/**
+ * The search in words, as two parts either of which may be empty: what was asked for
+ * (“plumber”, Plumbing) and where (Leeds, United Kingdom). Typed text is kept as typed; a
+ * country code is named.
+ */
+function searchParts(form: FormValues): { readonly what: string; readonly where: string } {
   const q = (form.q ?? "").trim();
   const location = (form.location ?? "").trim();
   const country = (form.country ?? "").trim().toUpperCase();
   const service = (form.service ?? "").trim();
-  const where = [location, country].filter((part) => part !== "").join(", ");
-  const what = [q === "" ? "" : `“${q}”`, service].filter((part) => part !== "").join(", ");
-  return [what === "" ? "Listings" : what, where === "" ? "" : `in ${where}`].filter((part) => part !== "").join(" ");
+  return {
+    what: [q === "" ? "" : `“${q}”`, service].filter((part) => part !== "").join(", "),
+    // A code no country has (UK, ZZ) is shown as typed: Intl would name UK "United Kingdom", which has none of GB's listings.
+    where: [location, isCountryCode(country) ? countryName(country) : country].filter((part) => part !== "").join(", "),
+  };
+}
+
+/** The search for the page's title: “plumber” in Leeds, United Kingdom; Listings in Leeds. */
+function searchLabel(form: FormValues): string {
+  const { what, where } = searchParts(form);
+  return `${what === "" ? "Listings" : what}${where === "" ? "" : ` in ${where}`}`;
+}
+
+/** The results' heading: 16 listings for “plumb” in Leeds; 101 listings in United Kingdom. */
+function searchedHeading(total: number, form: FormValues): Inline[] {
+  const { what, where } = searchParts(form);
+  return [
+    `${count(total)} listing${total === 1 ? "" : "s"}`,
+    ...(what === "" ? [] : [" for ", supplied(what)]),
+    ...(where === "" ? [] : [" in ", supplied(where)]),
+  ];
 }
 
 /**
@@ -224,9 +260,7 @@ function pageLinks(site: SiteInfo, view: Results): Block {
 
 function resultsBlocks(site: SiteInfo, view: Results, reader: Reader): Block[] {
   const { page, form, searched, total } = view;
-  const heading: Inline[] = searched
-    ? [`${count(total)} listing${total === 1 ? "" : "s"} for `, supplied(searchLabel(form))]
-    : [`All ${count(total)} approved listings, A to Z`];
+  const heading: Inline[] = searched ? searchedHeading(total, form) : [`All ${count(total)} approved listings, A to Z`];
   const section = (blocks: Block[]): Block => ({ kind: "section", id: "results", heading, blocks });
   const shown = "items" in page ? page.items.length : page.cards.length;
   if (shown === 0 && page.offset > 0) {
@@ -248,7 +282,7 @@ function resultsBlocks(site: SiteInfo, view: Results, reader: Reader): Block[] {
           role: "status",
           text: ["No approved listing matches this search.", { agents: [" This is a complete answer, not an error."] }],
         },
-        ...(view.offer === undefined ? [] : offerBlocks(view.offer, form)),
+        ...(view.offer === undefined ? [] : offerBlocks(view.offer)),
         {
           kind: "paragraph",
           text: [
@@ -361,7 +395,7 @@ function directoryModel(site: SiteInfo, view: DirectoryView, choices: DirectoryC
     path: DIRECTORY_PATH,
     title,
     description: `Search the approved public business listings of ${site.name} by service, name, location and country.`,
-    markdownPath: markdownPath(DIRECTORY_PATH),
+    markdownPath: directoryMarkdownHref(view.form, view.kind === "results" ? view.page.offset : 0),
     section: "directory",
     blocks,
   };

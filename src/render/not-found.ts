@@ -1,6 +1,7 @@
 import { API_DOCS_PATH, businessPagePath, CONTACT_PATH, DIRECTORY_PATH, HOME_PATH, markdownPath, OPENAPI_PATH } from "../contract.ts";
 import type { SiteInfo } from "../schemas/content.ts";
 import type { Offering } from "../schemas/offering.ts";
+import { searchFormHtml } from "./directory-form.ts";
 import { LLMS_ITEM, link, type PageModel, pageHtml, pageMarkdown } from "./page-model.ts";
 
 /** The 404 page, built once for both renderings: where to go instead. The requested path is never echoed. */
@@ -22,6 +23,8 @@ function notFound(offerings: readonly Offering[]): PageModel {
           { agents: [" Where to go instead:"] },
         ],
       },
+      { kind: "heading", level: 2, only: "people", text: ["Search the business directory"] },
+      { kind: "html", only: "people", html: searchFormHtml({ form: {}, invalid: null, countries: undefined }) },
       {
         kind: "list",
         only: "agents",

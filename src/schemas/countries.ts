@@ -256,3 +256,20 @@ export const COUNTRY_CODES = [
   "ZM",
   "ZW",
 ] as const;
+
+const ASSIGNED: ReadonlySet<string> = new Set(COUNTRY_CODES);
+
+/** True for one of COUNTRY_CODES, written in upper case. */
+export function isCountryCode(code: string): boolean {
+  return ASSIGNED.has(code);
+}
+
+/**
+ * The assigned code that a reserved or withdrawn one stands for (`UK` → `GB`, `YU` → `RS`), from
+ * the Unicode region aliases; undefined for any other code.
+ */
+export function currentCountryCode(code: string): string | undefined {
+  if (!/^[A-Z]{2}$/.test(code) || ASSIGNED.has(code)) return undefined;
+  const canonical = Intl.getCanonicalLocales(`und-${code}`)[0]?.slice("und-".length);
+  return canonical !== undefined && canonical !== code && ASSIGNED.has(canonical) ? canonical : undefined;
+}

@@ -53,11 +53,18 @@ function texts(result: CallToolResult): string[] {
   });
 }
 
+/** The second text item of a search that found nothing and has nothing closer to offer. */
+const NOTHING_TO_SUGGEST =
+  "No listing matches these arguments: a complete answer, not an error. Every q term must start a word of a listing's name or service, or a word people use for the service; try fewer or shorter terms, put a town in location rather than q, or leave location or country out. directory_facets counts what a search holds.";
+
 /** A successful result: structuredContent, its JSON copy, and for directory tools the untrusted-text notice. */
-function assertSuccess(result: CallToolResult, expected: unknown, listingText: boolean): void {
+/** A successful result: structuredContent, its text copy, then the `note` when one is expected, then the listing notice. */
+function assertSuccess(result: CallToolResult, expected: unknown, listingText: boolean, note?: string): void {
   assert.equal(result.isError, undefined);
   assert.deepEqual(result.structuredContent, expected);
-  const [copy, notice, ...rest] = texts(result);
+  const [copy, ...after] = texts(result);
+  if (note !== undefined) assert.equal(after.shift(), note);
+  const [notice, ...rest] = after;
   // The REST body, character for character (REST answers compact JSON in schema order).
   assert.equal(copy, JSON.stringify(expected));
   assert.deepEqual(rest, []);
@@ -201,7 +208,8 @@ for (const [kind, era, version] of CLIENTS) {
       for (const args of cases) {
         const expected = await rest(server, `/api/directory${query(args)}`);
         assert.equal(expected.status, 200);
-        assertSuccess(await call("search_businesses", args), expected.body, true);
+        const found = (expected.body as { items: unknown[] }).items.length > 0;
+        assertSuccess(await call("search_businesses", args), expected.body, true, found ? undefined : NOTHING_TO_SUGGEST);
       }
       const none = (await call("search_businesses", { q: "nothing-matches-this" })).structuredContent;
       assert.deepEqual(none, { items: [], limit: 10, offset: 0, nextOffset: null });

@@ -44,6 +44,11 @@ export interface ToolDefinition<Input = unknown, Output extends Record<string, u
   readonly mirrors: OperationId;
   /** The `ui://` URI of the MCP App that shows this tool's results (MCP_APP in ../resources.ts), when one does. */
   readonly app?: string;
+  /**
+   * A second text item after the answer's JSON copy, when the answer needs one (what to try after
+   * a search that found nothing); structuredContent stays the REST body.
+   */
+  note?(service: CatalogService, input: Input, answer: Answer<Output>): string | undefined;
   /** Calls the core with arguments that passed `inputSchema`; failures throw ApiError. */
   run(service: CatalogService, input: Input): Answer<Output>;
 }
