@@ -57,12 +57,17 @@ function toolRows(): string {
   return TOOLS.map((tool) => `| \`${tool.name}\` | ${argumentList(tool)} | \`GET ${ROUTES[tool.mirrors].path}\` |`).join("\n");
 }
 
-/** The MCP resources, as links, with the guides (one per offering) named where resources/list puts them. */
+/**
+ * The MCP resources: pages as links, the catalog as its URL (a JSON answer, not a page: as a link,
+ * a crawler of the docs such as AFDocs samples it as one), and the guides (one per offering)
+ * named where resources/list puts them.
+ */
 function resourceLinks(base: string): string {
   const { llms, llmsFull, catalog, apiDocs, openapi } = RESOURCES;
-  const links = [llms, llmsFull, catalog].map((resource) => `[${resource.name}](${base}${resource.path})`);
+  const links = [llms, llmsFull].map((resource) => `[${resource.name}](${base}${resource.path})`);
   return [
     ...links,
+    `${catalog.name} (\`${base}${catalog.path}\`)`,
     "every offering guide in Markdown",
     `[this documentation](${base}${apiDocs.path})`,
     `[${openapi.name}](${base}${openapi.path})`,

@@ -59,7 +59,7 @@ for (const { kind, path, markdown, h1 } of PAGE_KINDS) {
     assert.ok(html.includes(`<link rel="alternate" type="text/markdown" href="${markdown}">`));
     assert.ok(
       html.includes(
-        `<p class="visually-hidden" data-agent-note>Note for AI agents: this page is also available as Markdown at ${TEST_BASE_URL}${markdown}`,
+        `">this page in Markdown</a><span class="visually-hidden" data-agent-note>. This page is also available as Markdown at ${TEST_BASE_URL}${markdown} (or send Accept: text/markdown)`,
       ),
     );
     assert.ok(html.includes(`${TEST_BASE_URL}/llms.txt`));
