@@ -26,7 +26,8 @@ import type { ServiceEntry } from "../src/schemas/content.ts";
 import { fold, words } from "../src/snapshot/text.ts";
 import { type ContentProblem, markdownFiles, readServices } from "./content.ts";
 import { displayPath } from "./report.ts";
-import { checkServices, countryCodeProblem, frontMatterProblems, isCountryCode, SLUG_PATTERN, UUID_LIKE } from "./validate.ts";
+import { countryCodeProblem, isCountryCode } from "./schema-errors.ts";
+import { checkServices, frontMatterProblems, SLUG_PATTERN, UUID_LIKE } from "./validate.ts";
 import { PLACEHOLDER } from "./warnings.ts";
 
 /** A mistake in what was asked; nothing is written. */
