@@ -4,7 +4,7 @@ import { join, relative, sep } from "node:path";
 import matter from "gray-matter";
 import { parseDocument, parse as parseYaml, YAMLParseError } from "yaml";
 import { type BuildCache, type CachedFile, RACY_MS, sha256 } from "./cache.ts";
-import { frontMatterBounds, type Pointer } from "./positions.ts";
+import { frontMatterBounds, type Pointer, positionAt } from "./positions.ts";
 
 /** One editor's file, read but not yet validated. */
 export interface SourceFile {
@@ -130,6 +130,10 @@ function readSource(root: Root, path: string, problems: ContentProblem[], cache?
     cache.cache.keep(file, stat === cached.stat ? cached : { ...cached, stat });
     return fromCache(file, slug, cached);
   }
+  if (unclosedFrontMatter(text)) {
+    problems.push({ file, field: "(front matter)", ...noClosingLine(file, text) });
+    return null;
+  }
   try {
     // An empty options object keeps gray-matter from caching results across builds.
     const parsed = matter(text, {});
@@ -174,6 +178,42 @@ function brokenFrontMatter(text: string, error: unknown): Pick<ContentProblem, "
   if (typeof mark?.line !== "number" || typeof mark.column !== "number") return { message, at: { file: true } };
   // js-yaml counts lines from the opening `---` line.
   return { message, line: mark.line + 1, column: mark.column + 1 };
+}
+
+/**
+ * Whether the file opens a front matter and has no line to close it, as gray-matter reads it
+ * (`---` at the start, not followed by a fourth `-`; no later line that starts with `---`). It
+ * then reads the whole file as the front matter, and the body as YAML: editors would be told of
+ * implicit keys, or of unknown keys made from their description's words.
+ */
+function unclosedFrontMatter(text: string): boolean {
+  const start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  return text.startsWith("---", start) && text[start + 3] !== "-" && text.indexOf("\n---", start + 3) === -1;
+}
+
+/** What the body is called in each kind of file. */
+function bodyName(file: string): string {
+  if (file.startsWith("businesses/")) return "the description";
+  if (file.startsWith("offerings/")) return "the guide";
+  return "the homepage introduction";
+}
+
+/**
+ * A line that reads as part of a front matter: blank, indented (a nested key, a value run on), a
+ * comment, a list item, or a key such as `name:`. A sentence, even with a colon in it, does not.
+ */
+const FRONT_MATTER_LINE = /^(\s|#|-(\s|$)|("[^"]*"|'[^']*'|[A-Za-z_][\w-]*)[ \t]*:(\s|$)|$)/;
+
+/**
+ * The problem of a front matter with no closing line, where that line belongs: before the first
+ * line that reads as the body's rather than the front matter's (the YAML parser would take most
+ * sentences with a colon for keys), or after the file's last text when every line could be YAML.
+ */
+function noClosingLine(file: string, text: string): Pick<ContentProblem, "message" | "line" | "column"> {
+  const message = `has no closing "---" line: end it with a line of three hyphens before ${bodyName(file)}`;
+  const lines = text.split("\n");
+  const body = lines.findIndex((line, index) => index > 0 && !FRONT_MATTER_LINE.test(line));
+  return { message, ...(body === -1 ? positionAt(text, text.trimEnd().length) : { line: body + 1, column: 1 }) };
 }
 
 export const SERVICES_FILE = "services.yml";

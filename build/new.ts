@@ -27,7 +27,7 @@ import { fold, words } from "../src/snapshot/text.ts";
 import { type ContentProblem, markdownFiles, readServices } from "./content.ts";
 import { displayPath } from "./report.ts";
 import { countryCodeProblem, isCountryCode } from "./schema-errors.ts";
-import { checkServices, frontMatterProblems, SLUG_PATTERN, UUID_LIKE } from "./validate.ts";
+import { checkServices, frontMatterProblems, SLUG_PATTERN, serviceWithAlias, UUID_LIKE } from "./validate.ts";
 import { PLACEHOLDER } from "./warnings.ts";
 
 /** A mistake in what was asked; nothing is written. */
@@ -86,7 +86,7 @@ function serviceNamed(asked: string, vocabulary: readonly ServiceEntry[]): Servi
   const found =
     vocabulary.find((service) => service.name === asked) ??
     vocabulary.find((service) => fold(service.name) === key) ??
-    vocabulary.find((service) => (service.aliases ?? []).some((alias) => fold(alias) === key));
+    serviceWithAlias(asked, vocabulary);
   if (found !== undefined) return found;
   const suggestion = closest(
     asked,
@@ -233,23 +233,38 @@ function write(contentDir: string, file: string, text: string): string {
   return displayPath(contentDir, file);
 }
 
+const OPTIONS = {
+  service: { type: "string" },
+  city: { type: "string" },
+  country: { type: "string" },
+  region: { type: "string" },
+  postcode: { type: "string" },
+  "quote-url": { type: "string" },
+  category: { type: "string" },
+  slug: { type: "string" },
+} as const;
+
+/**
+ * The first option given that the command does not know, as one line naming the closest it
+ * knows: parseArgs's own message (`Unknown option '--servise'. To specify a positional argument
+ * starting with a '-', …`) speaks of positional arguments, which is no help to an editor.
+ */
+function unknownOption(args: string[]): string | undefined {
+  const { tokens } = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: false, tokens: true });
+  for (const token of tokens) {
+    if (token.kind !== "option" || Object.hasOwn(OPTIONS, token.name)) continue;
+    const suggestion = closest(token.name, Object.keys(OPTIONS));
+    return `unknown option ${token.rawName}${suggestion === undefined ? "" : `; did you mean --${suggestion}?`}`;
+  }
+  return undefined;
+}
+
 function main(): void {
+  const args = process.argv.slice(2);
+  const unknown = unknownOption(args);
+  if (unknown !== undefined) throw new NewFileError(`${unknown}\n${USAGE}`, 2);
+  const parse = () => parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
   let parsed: ReturnType<typeof parse>;
-  const parse = () =>
-    parseArgs({
-      allowPositionals: true,
-      strict: true,
-      options: {
-        service: { type: "string" },
-        city: { type: "string" },
-        country: { type: "string" },
-        region: { type: "string" },
-        postcode: { type: "string" },
-        "quote-url": { type: "string" },
-        category: { type: "string" },
-        slug: { type: "string" },
-      },
-    });
   try {
     parsed = parse();
   } catch (error) {

@@ -3,6 +3,7 @@
  * wrong in words, and where in the file (build/positions.ts) it is.
  */
 import type { ErrorObject } from "ajv";
+import { closest } from "../src/core/closest.ts";
 import { NOT_BLANK_PATTERN, ONE_LINE_PATTERN } from "../src/schemas/content.ts";
 import { COUNTRY_CODES } from "../src/schemas/countries.ts";
 import type { Pointer } from "./positions.ts";
@@ -70,12 +71,26 @@ const TYPE_NAMES: Readonly<Record<string, string>> = {
   boolean: "true or false",
 };
 
+/**
+ * The key of the mapping's schema that an unknown key most likely meant (`quoteURL`: `quoteUrl`),
+ * among those the mapping does not have already: a key written twice, once misspelt, is not
+ * helped by naming the other.
+ */
+function knownKeyLike(error: ErrorObject): string | undefined {
+  const known = (error.parentSchema as { properties?: Record<string, unknown> } | undefined)?.properties ?? {};
+  const mapping = (error.data ?? {}) as Record<string, unknown>;
+  const unused = Object.keys(known).filter((key) => !Object.hasOwn(mapping, key));
+  return closest((error.params as { additionalProperty: string }).additionalProperty, unused);
+}
+
 export function describe(error: ErrorObject, field: string, value: unknown): string {
   switch (error.keyword) {
     case "required":
       return "is required";
-    case "additionalProperties":
-      return "is not a known key (check its spelling)";
+    case "additionalProperties": {
+      const suggestion = knownKeyLike(error);
+      return suggestion === undefined ? "is not a known key (check its spelling)" : `is not a known key; did you mean "${suggestion}"?`;
+    }
     case "type": {
       const expected = (error.params as { type: string | string[] }).type;
       const hint = expected === "string" && (typeof value === "number" || value instanceof Date) ? " (put it in quotes)" : "";

@@ -12,6 +12,7 @@ import {
   type SiteFrontMatter,
   SiteFrontMatterSchema,
 } from "../src/schemas/content.ts";
+import { fold } from "../src/snapshot/text.ts";
 import type { CachedFile } from "./cache.ts";
 import type { ContentProblem, RawContent, ServicesFile, SourceFile } from "./content.ts";
 import { describe, fieldOf, pointerOf, valueAt } from "./schema-errors.ts";
@@ -41,7 +42,8 @@ export type Validation =
   | { ok: false; problems: ContentProblem[]; warnings: ContentWarning[] };
 
 // allErrors is safe here: the input is the editors' own files, and they want every error at once.
-const ajv = createAjv({ allErrors: true });
+// verbose gives each error the schema it failed, whose keys an unknown key is compared with ("did you mean").
+const ajv = createAjv({ allErrors: true, verbose: true });
 const validators = {
   site: ajv.compile<SiteFrontMatter>(SiteFrontMatterSchema),
   offering: ajv.compile<OfferingFrontMatter>(OfferingFrontMatterSchema),
@@ -51,59 +53,92 @@ const validators = {
 
 export const SLUG_PATTERN = /^[a-z0-9][a-z0-9-]*$/;
 export const UUID_LIKE = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
-/** The vocabulary checked against its schema and for duplicate names; null when it is invalid. */
+
+/**
+ * The entries of a vocabulary that failed its schema as far as listings can still be checked
+ * against them (their names, aliases and categories, where those are text). Null unless it is a
+ * list whose every entry has a name: an entry without one may be the service a listing means,
+ * which would be called unknown.
+ */
+function readableEntries(data: unknown): ServiceEntry[] | null {
+  if (!Array.isArray(data)) return null;
+  const entries: ServiceEntry[] = [];
+  for (const item of data as unknown[]) {
+    const { name, aliases, category } = (item !== null && typeof item === "object" ? item : {}) as Record<string, unknown>;
+    if (typeof name !== "string" || !/\S/.test(name)) return null;
+    const words = Array.isArray(aliases) ? aliases.filter((alias): alias is string => typeof alias === "string") : [];
+    entries.push({ name, aliases: words, ...(typeof category === "string" && /\S/.test(category) ? { category } : {}) });
+  }
+  return entries;
+}
+
+/**
+ * The vocabulary checked against its schema and for duplicate names, and its entries, which
+ * listings are checked against: when the file has errors, as far as they can be read (null when
+ * they cannot), so that its listings' errors are found in the same run.
+ */
 export function checkServices(source: ServicesFile, problems: ContentProblem[]): ServiceEntry[] | null {
   const { file, data } = source;
-  if (!validators.services(data)) {
-    for (const error of validators.services.errors ?? []) {
-      // Numbered from 0, as in every other message: `[0].aliases[1]` is the first entry's second alias.
-      const field = fieldOf(error).replace(/^(\d+)/, "[$1]");
-      const value = valueAt(data, error.instancePath);
-      const message =
-        error.keyword === "pattern" && field.includes("aliases")
-          ? "must be letters, digits, spaces, apostrophes and hyphens"
-          : field === "(front matter)"
-            ? "must be a YAML list of services, each with a name"
-            : describe(error, field, value);
-      problems.push({ file, field: field === "(front matter)" ? "(file)" : field, message, at: pointerOf(error) });
-    }
-    return null;
+  const valid = validators.services(data);
+  for (const error of validators.services.errors ?? []) {
+    // Numbered from 0, as in every other message: `[0].aliases[1]` is the first entry's second alias.
+    const field = fieldOf(error).replace(/^(\d+)/, "[$1]");
+    const value = valueAt(data, error.instancePath);
+    const message =
+      error.keyword === "pattern" && field.includes("aliases")
+        ? "must be letters, digits, spaces, apostrophes and hyphens"
+        : field === "(front matter)"
+          ? "must be a YAML list of services, each with a name"
+          : describe(error, field, value);
+    problems.push({ file, field: field === "(front matter)" ? "(file)" : field, message, at: pointerOf(error) });
   }
   const seen = new Map<string, number>();
-  for (const [i, { name }] of data.entries()) {
+  for (const [i, item] of (Array.isArray(data) ? (data as unknown[]) : []).entries()) {
+    const name = (item as { name?: unknown } | null)?.name;
+    if (typeof name !== "string") continue;
     const first = seen.get(name);
     if (first !== undefined)
       problems.push({ file, field: `[${i}].name`, message: `"${name}" is already listed at [${first}]`, at: { value: [i, "name"] } });
     else seen.set(name, i);
   }
-  return data;
+  return valid ? data : readableEntries(data);
 }
 
-/** Every listing's service is in the vocabulary, and in the category the vocabulary gives it. */
-function checkListingServices(
-  businesses: readonly Entry<BusinessFrontMatter>[],
-  services: readonly ServiceEntry[],
+/** The service whose alias `text` is, compared case- and accent-insensitively, if there is one. */
+export function serviceWithAlias(text: string, vocabulary: readonly ServiceEntry[]): ServiceEntry | undefined {
+  const key = fold(text.trim());
+  return vocabulary.find((service) => (service.aliases ?? []).some((alias) => fold(alias) === key));
+}
+
+/**
+ * A listing's service is in the vocabulary, and in the category the vocabulary gives it. Either
+ * is undefined when it failed its own schema, which has said what is wrong with it.
+ */
+function checkListingService(
+  file: string,
+  { service, category }: { service: string | undefined; category: string | undefined },
+  services: { readonly list: readonly ServiceEntry[]; readonly byName: ReadonlyMap<string, ServiceEntry> },
   problems: ContentProblem[],
 ): void {
-  const byName = new Map(services.map((service) => [service.name, service]));
-  for (const { file, data } of businesses) {
-    const service = byName.get(data.service);
-    if (service === undefined) {
-      const suggestion = closest(data.service, byName.keys());
-      problems.push({
-        file,
-        field: "service",
-        message: `"${data.service}" is not a service in services.yml${suggestion === undefined ? "; add it there or use one of its names" : `; did you mean "${suggestion}"?`}`,
-        at: { value: ["service"] },
-      });
-    } else if (service.category !== undefined && service.category !== data.category) {
-      problems.push({
-        file,
-        field: "category",
-        message: `must be "${service.category}" for ${data.service} (services.yml)`,
-        at: { value: ["category"] },
-      });
-    }
+  if (service === undefined) return;
+  const entry = services.byName.get(service);
+  if (entry === undefined) {
+    const owner = serviceWithAlias(service, services.list);
+    const suggestion = owner === undefined ? closest(service, services.byName.keys()) : undefined;
+    const hint =
+      owner !== undefined
+        ? `; it is an alias of "${owner.name}": use that name`
+        : suggestion === undefined
+          ? "; add it there or use one of its names"
+          : `; did you mean "${suggestion}"?`;
+    problems.push({ file, field: "service", message: `"${service}" is not a service in services.yml${hint}`, at: { value: ["service"] } });
+  } else if (category !== undefined && entry.category !== undefined && entry.category !== category) {
+    problems.push({
+      file,
+      field: "category",
+      message: `must be "${entry.category}" for ${service} (services.yml)`,
+      at: { value: ["category"] },
+    });
   }
 }
 
@@ -115,21 +150,37 @@ export function frontMatterProblems(kind: "business" | "offering", file: string,
   return problems;
 }
 
-function check<T>(source: SourceFile, validate: ValidateFunction<T>, problems: ContentProblem[]): Entry<T> | null {
+/**
+ * A file checked against its schema: its entry when it is valid, and in any case its top-level
+ * text values that passed their own schema, for the checks that can still be made of an invalid
+ * file (its service, its id), so that every error is reported in one run.
+ */
+interface Checked<T> {
+  readonly entry: Entry<T> | null;
+  readonly text: (key: string) => string | undefined;
+}
+
+function check<T>(source: SourceFile, validate: ValidateFunction<T>, problems: ContentProblem[]): Checked<T> {
+  const textOf = (key: string) => {
+    const value = source.data[key];
+    return typeof value === "string" ? value : undefined;
+  };
   if (source.cached !== undefined || validate(source.data)) {
     const entry = { file: source.file, slug: source.slug, data: source.data as T, body: source.body.trim() };
-    return source.cached === undefined ? entry : { ...entry, cached: source.cached };
+    return { entry: source.cached === undefined ? entry : { ...entry, cached: source.cached }, text: textOf };
   }
+  const failed = new Set<string>();
   // A value can fail two keywords that say the same to an editor (a URL's format and its pattern): once is enough.
   const said = new Set<string>();
   for (const error of validate.errors ?? []) {
+    failed.add(error.instancePath.split("/")[1] ?? "");
     const field = fieldOf(error);
     const message = describe(error, field, valueAt(source.data, error.instancePath));
     if (said.has(`${field}\n${message}`)) continue;
     said.add(`${field}\n${message}`);
     problems.push({ file: source.file, field, message, at: pointerOf(error) });
   }
-  return null;
+  return { entry: null, text: (key) => (failed.has(key) ? undefined : textOf(key)) };
 }
 
 function checkSlugs(sources: SourceFile[], problems: ContentProblem[]): void {
@@ -159,7 +210,7 @@ function checkSlugs(sources: SourceFile[], problems: ContentProblem[]): void {
 export function validateContent(raw: RawContent, madeOwn?: (file: string, own: OwnWarnings) => void): Validation {
   const problems = [...raw.problems];
 
-  const site = raw.site === null ? null : check(raw.site, validators.site, problems);
+  const site = raw.site === null ? null : check(raw.site, validators.site, problems).entry;
   const services = raw.services === null ? null : checkServices(raw.services, problems);
 
   checkSlugs(raw.offerings, problems);
@@ -172,19 +223,20 @@ export function validateContent(raw: RawContent, madeOwn?: (file: string, own: O
   }
   const offerings: Entry<OfferingFrontMatter>[] = [];
   for (const source of raw.offerings) {
-    const entry = check(source, validators.offering, problems);
-    if (entry !== null && entry.body === "")
+    const { entry } = check(source, validators.offering, problems);
+    if (source.body.trim() === "")
       problems.push({ file: source.file, field: "(body)", message: "must hold the offering's guide in Markdown", at: { body: 0 } });
     if (entry !== null) offerings.push(entry);
   }
 
   checkSlugs(raw.businesses, problems);
+  const vocabulary = services === null ? null : { list: services, byName: new Map(services.map((service) => [service.name, service])) };
   const ids = new Map<string, string>();
   const businesses: Entry<BusinessFrontMatter>[] = [];
   for (const source of raw.businesses) {
-    const entry = check(source, validators.business, problems);
-    if (entry === null) continue;
-    const { file, data, body } = entry;
+    const { entry, text } = check(source, validators.business, problems);
+    const { file } = source;
+    const body = entry?.body ?? source.body.trim();
     if (body === "") problems.push({ file, field: "(body)", message: "must hold the listing's description", at: { body: 0 } });
     if (body.length > DESCRIPTION_MAX_LENGTH) {
       problems.push({
@@ -195,14 +247,13 @@ export function validateContent(raw: RawContent, madeOwn?: (file: string, own: O
         at: { body: DESCRIPTION_MAX_LENGTH },
       });
     }
-    const id = data.id.toLowerCase();
-    const other = ids.get(id);
+    const id = text("id")?.toLowerCase();
+    const other = id === undefined ? undefined : ids.get(id);
     if (other !== undefined) problems.push({ file, field: "id", message: `is already used by ${other}`, at: { value: ["id"] } });
-    else ids.set(id, file);
-    businesses.push(entry);
+    else if (id !== undefined) ids.set(id, file);
+    if (vocabulary !== null) checkListingService(file, { service: text("service"), category: text("category") }, vocabulary, problems);
+    if (entry !== null) businesses.push(entry);
   }
-
-  if (services !== null) checkListingServices(businesses, services, problems);
 
   const warnings = [
     ...offerings.flatMap(({ file, data, body }) => placeholderWarnings(file, data, body)),

@@ -6,6 +6,7 @@ import { after, before, test } from "node:test";
 import { promisify } from "node:util";
 import { buildCli, type CliResult } from "../helpers/build-cli.ts";
 import { FIXTURES, tempDir } from "../helpers/snapshot.ts";
+import { BASIC_SERVICES } from "./edited-check.ts";
 
 /** `npm run new`: a new listing or offering file, valid, pending, with a fresh id and a slug of its own. */
 
@@ -39,9 +40,9 @@ async function scaffold(contentDir: string, args: string[]): Promise<CliResult> 
 async function content(name: string): Promise<string> {
   const dir = join(work.path, name);
   await cp(`${FIXTURES}basic`, dir, { recursive: true });
-  const services = ["Plumbing", "Electrical", "Handyman", "Landscaping", "Locksmith", "Painting & Decorating", "Roofing"]
-    .map((service) => `- name: ${service}${service === "Plumbing" ? "\n  category: Repairs & maintenance\n  aliases: [plumber]" : ""}`)
-    .join("\n");
+  const services = BASIC_SERVICES.map(
+    (service) => `- name: ${service}${service === "Plumbing" ? "\n  category: Repairs & maintenance\n  aliases: [plumber]" : ""}`,
+  ).join("\n");
   await writeFile(join(dir, "services.yml"), `${services}\n`);
   return dir;
 }
@@ -157,6 +158,29 @@ test("a missing name or option is a usage error (exit 2) that shows the usage", 
     assert.equal(result.code, 2, args.join(" "));
     assert.match(result.stderr, /Usage:\n {2}npm run new -- listing "Business name"/);
   }
+});
+
+test("an unknown option is named on one line with the option it most likely meant, then the usage (exit 2)", async () => {
+  const dir = await content("unknown-option");
+  const before = await files(dir);
+  for (const [args, first] of [
+    [
+      ["listing", "Oak", "--servise", "Plumbing", "--city", "Leeds", "--country", "GB"],
+      "npm run new: unknown option --servise; did you mean --service?",
+    ],
+    [
+      ["listing", "Oak", "--service", "Plumbing", "--quote_url=https://oak.example"],
+      "npm run new: unknown option --quote_url; did you mean --quote-url?",
+    ],
+    [["offering", "Oak", "--colour", "red"], "npm run new: unknown option --colour"],
+  ] as const) {
+    const result = await scaffold(dir, [...args]);
+    assert.equal(result.code, 2, args.join(" "));
+    const [line, ...usage] = result.stderr.split("\n");
+    assert.equal(line, first);
+    assert.match(usage.join("\n"), /^Usage:\n {2}npm run new -- listing "Business name"/);
+  }
+  assert.deepEqual(await files(dir), before);
 });
 
 test("a new offering is written at offerings/<name>.md with every required key, and npm run check accepts it", async () => {

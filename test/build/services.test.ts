@@ -6,6 +6,7 @@ import { CatalogService } from "../../src/core/service.ts";
 import { loadSnapshot } from "../../src/snapshot/load.ts";
 import { buildCli } from "../helpers/build-cli.ts";
 import { FIXTURES, tempDir } from "../helpers/snapshot.ts";
+import { checkEdited } from "./edited-check.ts";
 
 /** content/services.yml, the service vocabulary (contract §2), through the build CLI. */
 
@@ -39,6 +40,15 @@ function errorLines(result: { stderr: string }, dir: string): string[] {
     .slice(0, -1)
     .map((line) => line.replace(`${dir}/`, ""));
 }
+
+/** `npm run check` of the basic fixture with `services` as its services.yml and each file in `edits` edited: its lines (see checkEdited). */
+function errorsWith(name: string, services: string, edits: Record<string, (text: string) => string>): Promise<string[]> {
+  return checkEdited(join(work.path, name), { ...edits, "services.yml": () => services });
+}
+
+const LEEDS = "businesses/gb/leeds-plumbing-heating.md";
+const OBRIEN = "businesses/ie/obrien-sons-plumbing.md";
+const PENDING = "businesses/gb/quillfeather-pending-plumbing.md";
 
 /** A vocabulary for every service of the basic fixture, with the categories its listings use. */
 const VALID = `
@@ -75,6 +85,44 @@ test("a listing whose service is not in services.yml fails the build, naming the
   assert.match(result.stderr, /\n.*typo: 2 content errors; nothing was written\.\n$/);
 });
 
+test("reports the service and the country of one file in one run", async () => {
+  const errors = await errorsWith("service-and-country", VALID, {
+    [LEEDS]: (text) => text.replace("service: Plumbing", "service: Plumber").replace("country: GB", "country: UK"),
+  });
+  assert.deepEqual(errors, [
+    `${LEEDS}:4:10: service: "Plumber" is not a service in services.yml; it is an alias of "Plumbing": use that name`,
+    `${LEEDS}:10:12: location.country: must be a two-letter upper-case ISO 3166-1 code such as GB; UK is not one: United Kingdom's is GB`,
+    `${work.path}/service-and-country: 2 content errors; nothing was written.`,
+  ]);
+});
+
+test("a service written as an alias, in any case or accents, names the service to use instead", async () => {
+  const errors = await errorsWith("alias", VALID, { [OBRIEN]: (text) => text.replace("service: Plumbing", "service: Burst Pípe") });
+  assert.deepEqual(errors, [
+    `${OBRIEN}:4:10: service: "Burst Pípe" is not a service in services.yml; it is an alias of "Plumbing": use that name`,
+    `${work.path}/alias: 1 content error; nothing was written.`,
+  ]);
+});
+
+test("the category a service must have is checked in a listing that fails its schema, unless the category itself is wrong", async () => {
+  const errors = await errorsWith(
+    "category-and-status",
+    VALID.replace("category: Repairs & maintenance", "category: Building & renovation"),
+    {
+      [LEEDS]: (text) => text.replace("status: approved", "status: live"),
+      [OBRIEN]: (text) => text.replace(/^category: .*$/m, "category: [Repairs]"),
+      [PENDING]: (text) => text.replace(/^category: .*\n/m, ""),
+    },
+  );
+  assert.deepEqual(errors, [
+    `${LEEDS}:5:11: category: must be "Building & renovation" for Plumbing (services.yml)`,
+    `${LEEDS}:12:9: status: must be one of approved, pending, rejected, suspended`,
+    `${PENDING}:2:1: category: is required`,
+    `${OBRIEN}:5:11: category: must be a string`,
+    `${work.path}/category-and-status: 4 content errors; nothing was written.`,
+  ]);
+});
+
 test("services.yml itself is checked: unknown keys, aliases, duplicate names and categories its listings must have", async () => {
   const services = `
 - name: Plumbing
@@ -97,6 +145,7 @@ test("services.yml itself is checked: unknown keys, aliases, duplicate names and
     "services.yml:4:22: [0].aliases[1]: must be letters, digits, spaces, apostrophes and hyphens",
     "services.yml:4:44: [0].aliases[2]: must NOT have more than 60 characters",
     "services.yml:6:3: [1].synonyms: is not a known key (check its spelling)",
+    'services.yml:12:9: [7].name: "Roofing" is already listed at [6]',
     "services.yml:13:3: [8].name: is required",
   ]);
   // A valid vocabulary whose Plumbing is in another category than its listings, and Roofing twice.
@@ -109,6 +158,25 @@ test("services.yml itself is checked: unknown keys, aliases, duplicate names and
     'businesses/gb/quillfeather-pending-plumbing.md:5:11: category: must be "Building & renovation" for Plumbing (services.yml)',
     'businesses/ie/obrien-sons-plumbing.md:5:11: category: must be "Building & renovation" for Plumbing (services.yml)',
     'services.yml:17:9: [7].name: "Roofing" is already listed at [6]',
+  ]);
+});
+
+test("listings are checked against a services.yml that has errors, as long as each of its services has a name", async () => {
+  const typo = { [LEEDS]: (text: string) => text.replace("service: Plumbing", "service: Plumbng") };
+  const withErrors = VALID.replace("aliases: [odd jobs]", "aliases: [odd jobs, 'odd & ends']").replace(
+    "- name: Locksmith",
+    "- name: Locksmith\n  synonyms: [keys]",
+  );
+  assert.deepEqual(await errorsWith("bad-vocabulary-listings", withErrors, typo), [
+    `${LEEDS}:4:10: service: "Plumbng" is not a service in services.yml; did you mean "Plumbing"?`,
+    "services.yml:9:23: [2].aliases[1]: must be letters, digits, spaces, apostrophes and hyphens",
+    "services.yml:13:3: [4].synonyms: is not a known key (check its spelling)",
+    `${work.path}/bad-vocabulary-listings: 3 content errors; nothing was written.`,
+  ]);
+  // Without a name, an entry leaves the vocabulary unreadable: its listings wait for the fix.
+  assert.deepEqual(await errorsWith("unnamed-vocabulary", `${VALID}- aliases: [plasterer]\n`, typo), [
+    "services.yml:17:3: [7].name: is required",
+    `${work.path}/unnamed-vocabulary: 1 content error; nothing was written.`,
   ]);
 });
 
