@@ -13,26 +13,31 @@
  */
 import { parseArgs } from "node:util";
 import { type BuildOptions, build, failure } from "./build.ts";
+import { unknownOption } from "./options.ts";
 import { ALL_WARNINGS_OPTION, REPORT_FORMATS, type ReportFormat } from "./report.ts";
 
 class UsageError extends Error {}
 
+const OPTIONS = {
+  check: { type: "boolean" },
+  clean: { type: "boolean" },
+  verbose: { type: "boolean" },
+  format: { type: "string" },
+  [ALL_WARNINGS_OPTION]: { type: "boolean" },
+} as const;
+
+const CHOICES = `Options: --clean, --format ${REPORT_FORMATS.join("|")}, --${ALL_WARNINGS_OPTION}, --verbose.`;
+
 function options(): BuildOptions {
+  const args = process.argv.slice(2);
+  const unknown = unknownOption(args, OPTIONS);
+  if (unknown !== undefined) throw new UsageError(`${unknown}${unknown.endsWith("?") ? "" : "."} ${CHOICES}`);
   let values: { check?: boolean; clean?: boolean; verbose?: boolean; format?: string; [ALL_WARNINGS_OPTION]?: boolean };
   try {
-    ({ values } = parseArgs({
-      options: {
-        check: { type: "boolean" },
-        clean: { type: "boolean" },
-        verbose: { type: "boolean" },
-        format: { type: "string" },
-        [ALL_WARNINGS_OPTION]: { type: "boolean" },
-      },
-      strict: true,
-    }));
+    ({ values } = parseArgs({ args, options: OPTIONS, strict: true }));
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    throw new UsageError(`${message}. Options: --clean, --format text|github, --${ALL_WARNINGS_OPTION}, --verbose.`);
+    throw new UsageError(`${message}. ${CHOICES}`);
   }
   const format = values.format ?? "text";
   if (!(REPORT_FORMATS as readonly string[]).includes(format)) {

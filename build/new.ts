@@ -23,10 +23,12 @@ import { ConfigError, readConfig } from "../src/config.ts";
 import { MAX_OFFERINGS } from "../src/contract.ts";
 import { closest } from "../src/core/closest.ts";
 import type { ServiceEntry } from "../src/schemas/content.ts";
+import { isCountryCode } from "../src/schemas/countries.ts";
 import { fold, words } from "../src/snapshot/text.ts";
 import { type ContentProblem, markdownFiles, readServices } from "./content.ts";
+import { unknownOption } from "./options.ts";
 import { displayPath } from "./report.ts";
-import { countryCodeProblem, isCountryCode } from "./schema-errors.ts";
+import { countryCodeProblem } from "./schema-errors.ts";
 import { checkServices, frontMatterProblems, SLUG_PATTERN, serviceWithAlias, UUID_LIKE } from "./validate.ts";
 import { PLACEHOLDER } from "./warnings.ts";
 
@@ -244,24 +246,9 @@ const OPTIONS = {
   slug: { type: "string" },
 } as const;
 
-/**
- * The first option given that the command does not know, as one line naming the closest it
- * knows: parseArgs's own message (`Unknown option '--servise'. To specify a positional argument
- * starting with a '-', …`) speaks of positional arguments, which is no help to an editor.
- */
-function unknownOption(args: string[]): string | undefined {
-  const { tokens } = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: false, tokens: true });
-  for (const token of tokens) {
-    if (token.kind !== "option" || Object.hasOwn(OPTIONS, token.name)) continue;
-    const suggestion = closest(token.name, Object.keys(OPTIONS));
-    return `unknown option ${token.rawName}${suggestion === undefined ? "" : `; did you mean --${suggestion}?`}`;
-  }
-  return undefined;
-}
-
 function main(): void {
   const args = process.argv.slice(2);
-  const unknown = unknownOption(args);
+  const unknown = unknownOption(args, OPTIONS);
   if (unknown !== undefined) throw new NewFileError(`${unknown}\n${USAGE}`, 2);
   const parse = () => parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
   let parsed: ReturnType<typeof parse>;

@@ -5,27 +5,14 @@
 import type { ErrorObject } from "ajv";
 import { closest } from "../src/core/closest.ts";
 import { NOT_BLANK_PATTERN, ONE_LINE_PATTERN } from "../src/schemas/content.ts";
-import { COUNTRY_CODES } from "../src/schemas/countries.ts";
+import { currentCountryCode } from "../src/schemas/countries.ts";
 import type { Pointer } from "./positions.ts";
 
 const regionNames = new Intl.DisplayNames(["en"], { type: "region" });
 
-const COUNTRIES = new Set<string>(COUNTRY_CODES);
-
-/** The current code of a replaced or reserved one (`UK` → `GB`, `YU` → `RS`), if there is one. */
-function currentCode(code: string): string | undefined {
-  const canonical = Intl.getCanonicalLocales(`und-${code}`)[0]?.slice("und-".length);
-  return canonical !== undefined && canonical !== code && COUNTRIES.has(canonical) ? canonical : undefined;
-}
-
-/** True for an assigned ISO 3166-1 alpha-2 code (src/schemas/countries.ts), written in upper case. */
-export function isCountryCode(code: string): boolean {
-  return COUNTRIES.has(code);
-}
-
 /** What is wrong with a country code, as the build and `npm run new` say it. */
 export function countryCodeProblem(code: string): string {
-  const current = /^[A-Z]{2}$/.test(code) ? currentCode(code) : undefined;
+  const current = currentCountryCode(code);
   const hint = current === undefined ? "" : `; ${code} is not one: ${regionNames.of(current)}'s is ${current}`;
   return `must be a two-letter upper-case ISO 3166-1 code such as GB${hint}`;
 }
@@ -76,7 +63,7 @@ const TYPE_NAMES: Readonly<Record<string, string>> = {
  * among those the mapping does not have already: a key written twice, once misspelt, is not
  * helped by naming the other.
  */
-function knownKeyLike(error: ErrorObject): string | undefined {
+export function knownKeyLike(error: ErrorObject): string | undefined {
   const known = (error.parentSchema as { properties?: Record<string, unknown> } | undefined)?.properties ?? {};
   const mapping = (error.data ?? {}) as Record<string, unknown>;
   const unused = Object.keys(known).filter((key) => !Object.hasOwn(mapping, key));

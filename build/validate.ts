@@ -15,7 +15,7 @@ import {
 import { fold } from "../src/snapshot/text.ts";
 import type { CachedFile } from "./cache.ts";
 import type { ContentProblem, RawContent, ServicesFile, SourceFile } from "./content.ts";
-import { describe, fieldOf, pointerOf, valueAt } from "./schema-errors.ts";
+import { describe, fieldOf, knownKeyLike, pointerOf, valueAt } from "./schema-errors.ts";
 import { type ContentWarning, listingWarnings, type OwnWarnings, placeholderWarnings } from "./warnings.ts";
 
 export interface Entry<T> {
@@ -170,10 +170,23 @@ function check<T>(source: SourceFile, validate: ValidateFunction<T>, problems: C
     return { entry: source.cached === undefined ? entry : { ...entry, cached: source.cached }, text: textOf };
   }
   const failed = new Set<string>();
+  const errors = validate.errors ?? [];
+  // A misspelt required key (quoteURL) is named once, with the key it meant: not again as that key missing.
+  const meant = new Set<string>();
+  for (const error of errors) {
+    const key = error.keyword === "additionalProperties" ? knownKeyLike(error) : undefined;
+    if (key !== undefined) meant.add(`${error.instancePath}/${key}`);
+  }
   // A value can fail two keywords that say the same to an editor (a URL's format and its pattern): once is enough.
   const said = new Set<string>();
-  for (const error of validate.errors ?? []) {
+  for (const error of errors) {
     failed.add(error.instancePath.split("/")[1] ?? "");
+    if (
+      error.keyword === "required" &&
+      meant.has(`${error.instancePath}/${(error.params as { missingProperty: string }).missingProperty}`)
+    ) {
+      continue;
+    }
     const field = fieldOf(error);
     const message = describe(error, field, valueAt(source.data, error.instancePath));
     if (said.has(`${field}\n${message}`)) continue;

@@ -196,10 +196,12 @@ describe("npm run check", () => {
     const format = await cli(["--check", "--format", "json"], "test/fixtures/basic", join(work.path, "dist"));
     assert.deepEqual([format.code, format.stderr], [2, 'npm run check: --format must be one of text, github, not "json".\n']);
     const option = await cli(["--check", "--fromat", "github"], "test/fixtures/basic", join(work.path, "dist"));
-    assert.equal(option.code, 2);
-    assert.match(
-      option.stderr,
-      /^npm run check: Unknown option '--fromat'.*\. Options: --clean, --format text\|github, --all-warnings, --verbose\.\n$/,
+    assert.deepEqual(
+      [option.code, option.stderr],
+      [
+        2,
+        "npm run check: unknown option --fromat; did you mean --format? Options: --clean, --format text|github, --all-warnings, --verbose.\n",
+      ],
     );
     await work.remove();
   });

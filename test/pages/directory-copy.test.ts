@@ -87,7 +87,9 @@ test("the 404 page holds a search box for the directory, for people only", async
   const response = await get("/no-such-page");
   assert.equal(response.status, 404);
   const html = await response.text();
-  assert.ok(html.includes('<h2>Search the business directory</h2>\n<form class="search-form" method="get" action="/businesses" role="search"'));
+  assert.ok(
+    html.includes('<h2>Search the business directory</h2>\n<form class="search-form" method="get" action="/businesses" role="search"'),
+  );
   assert.ok(html.includes('<input id="q" name="q" type="text" value=""'));
   const markdown = await (await get("/no-such-page", "text/markdown")).text();
   assert.equal(markdown.includes("Search the business directory\n"), false);

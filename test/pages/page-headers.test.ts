@@ -166,7 +166,7 @@ describe("Content-Signal", () => {
     assert.equal(result.code, 1);
     assert.deepEqual(result.stderr.trimEnd().split("\n"), [
       `${content}/site.md:9:13: contentSignal.ai-train: must be one of yes, no`,
-      `${content}/site.md:10:3: contentSignal.ai_input: is not a known key (check its spelling)`,
+      `${content}/site.md:10:3: contentSignal.ai_input: is not a known key; did you mean "ai-input"?`,
       `${content}: 2 content errors; nothing was written.`,
     ]);
     await work.remove();
