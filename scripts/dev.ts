@@ -17,14 +17,25 @@ import { type BuildOptions, build, failure } from "../build/build.ts";
 import type { BuildCache } from "../build/cache.ts";
 import { unchangedBut } from "../build/content.ts";
 import { ListingMemo } from "../build/listing-memo.ts";
-import { contentDirOf } from "../src/config.ts";
+import { ConfigError, contentDirOf } from "../src/config.ts";
 import { SNAPSHOT_BUILT_MESSAGE } from "../src/snapshot/reload.ts";
 import { watchTree } from "./watch-tree.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
-const CONTENT_DIR = contentDirOf();
+const CONTENT_DIR = contentDirOrExit();
 const tsx = (script: string) =>
   spawn(process.execPath, ["--import", "tsx", script], { cwd: ROOT, env: process.env, stdio: ["ignore", "pipe", "inherit", "ipc"] });
+
+/** The content folder to watch; a mistaken CONTENT_DIR is said in one line, and exit code 1. */
+function contentDirOrExit(): string {
+  try {
+    return contentDirOf();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(error.message);
+    process.exit(1);
+  }
+}
 
 /** A build as `npm run build` makes it. */
 const BUILD: BuildOptions = { checkOnly: false, clean: false, verbose: false, allWarnings: false, format: "text" };

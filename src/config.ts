@@ -1,9 +1,11 @@
 /** Configuration from the environment (contract §1), read once at start. */
+import { statSync } from "node:fs";
+import { isIP } from "node:net";
 import { DEFAULT_STALE_IF_ERROR_SECONDS, DEFAULT_STALE_WHILE_REVALIDATE_SECONDS } from "./contract.ts";
 
 export interface Config {
-  /** Where editors' files are. */
-  contentDir: string;
+  /** Where editors' files are; checked to be a folder when first read (see readConfig). */
+  readonly contentDir: string;
   /** Where the snapshot is written and read. */
   distDir: string;
   /** Absolute base of every URL the service prints, without a trailing slash. */
@@ -16,7 +18,7 @@ export interface Config {
   staleWhileRevalidateSeconds: number;
   /** How long a cache in front may serve a stale answer while the service fails (STALE_IF_ERROR_SECONDS; 0: never). */
   staleIfErrorSeconds: number;
-  logLevel: string;
+  logLevel: LogLevel;
   /** Origins besides BASE_URL's that may call /mcp from a browser (MCP_ALLOWED_ORIGINS, comma-separated). */
   mcpAllowedOrigins: string[];
   /** Host headers besides BASE_URL's accepted on /mcp (MCP_ALLOWED_HOSTS, comma-separated). */
@@ -38,6 +40,10 @@ export interface Config {
    */
   listingsInMemoryBytes: number;
 }
+
+/** pino's levels: any other name makes pino throw when the logger is made. */
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** The default per-client limit: a person or an agent reading pages stays far below it; bulk readers use the data files. */
 export const DEFAULT_RATE_LIMIT_MAX = 600;
@@ -64,6 +70,60 @@ function list(env: NodeJS.ProcessEnv, name: string): string[] {
     .split(",")
     .map((item) => item.trim())
     .filter((item) => item !== "");
+}
+
+/**
+ * A comma-separated list whose every entry has `shape`. The shapes are those src/mcp/transport.ts
+ * accepts: an entry of another shape would be dropped there without a word, and never match.
+ */
+function listOf(env: NodeJS.ProcessEnv, name: string, shape: RegExp, expected: string): string[] {
+  const items = list(env, name);
+  const wrong = items.find((item) => !shape.test(item));
+  if (wrong !== undefined) throw new ConfigError(`${name} must be ${expected}, separated by commas; ${JSON.stringify(wrong)} is not one.`);
+  return items;
+}
+
+const HOST_VALUE = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+const ORIGIN = /^https?:\/\/(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+/** A name to resolve: labels of letters, digits, hyphens and (in container networks' names) underscores. */
+const HOST_NAME = /^[A-Za-z0-9_](?:[A-Za-z0-9_-]*[A-Za-z0-9_])?(?:\.[A-Za-z0-9_](?:[A-Za-z0-9_-]*[A-Za-z0-9_])?)*\.?$/;
+
+function host(env: NodeJS.ProcessEnv): string {
+  const raw = env.HOST || "127.0.0.1";
+  if (isIP(raw) === 0 && (raw.length > 253 || !HOST_NAME.test(raw))) {
+    throw new ConfigError(`HOST must be an IP address or a host name such as 0.0.0.0, 127.0.0.1 or localhost, not ${JSON.stringify(raw)}.`);
+  }
+  return raw;
+}
+
+function logLevel(env: NodeJS.ProcessEnv): LogLevel {
+  const raw = env.LOG_LEVEL || "info";
+  if (!(LOG_LEVELS as readonly string[]).includes(raw)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, not ${JSON.stringify(raw)}.`);
+  }
+  return raw as LogLevel;
+}
+
+/** What stands at `path`: a folder, something else, or nothing. */
+function kindOf(path: string): "folder" | "file" | "nothing" {
+  const stats = statSync(path, { throwIfNoEntry: false });
+  return stats === undefined ? "nothing" : stats.isDirectory() ? "folder" : "file";
+}
+
+function distDir(env: NodeJS.ProcessEnv): string {
+  const dir = env.DIST_DIR || "dist";
+  // Nothing there is fine: the build makes the folder, and a server waits for it.
+  if (kindOf(dir) === "file") throw new ConfigError(`DIST_DIR must name a folder (or where to make one); ${dir} is a file.`);
+  return dir;
+}
+
+function metricsPort(env: NodeJS.ProcessEnv, port: number): number | null {
+  if (env.METRICS_PORT === undefined || env.METRICS_PORT === "") return null;
+  const metrics = integer(env, "METRICS_PORT", 0, 1, 65535);
+  if (metrics === port) {
+    throw new ConfigError(`METRICS_PORT must differ from PORT (both are ${port}): metrics are never served on the public port.`);
+  }
+  return metrics;
 }
 
 function trustProxy(env: NodeJS.ProcessEnv): boolean | number | string[] {
@@ -93,28 +153,44 @@ function baseUrl(env: NodeJS.ProcessEnv, port: number): string {
   return url.href.replace(/\/+$/, "");
 }
 
-/** The content folder the environment names (CONTENT_DIR), for the build and for `npm run dev`'s watcher. */
+/**
+ * The content folder the environment names (CONTENT_DIR), for the build and for `npm run dev`'s
+ * watcher; a ConfigError unless it is a folder.
+ */
 export function contentDirOf(env: NodeJS.ProcessEnv = process.env): string {
-  return env.CONTENT_DIR || "content";
+  const dir = env.CONTENT_DIR || "content";
+  const kind = kindOf(dir);
+  if (kind !== "folder") {
+    throw new ConfigError(
+      `CONTENT_DIR must name the folder of editors' files; ${dir} ${kind === "file" ? "is a file" : "does not exist"}.`,
+    );
+  }
+  return dir;
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = integer(env, "PORT", 3000, 0, 65535);
+  let contentDir: string | undefined;
   return {
-    contentDir: contentDirOf(env),
-    distDir: env.DIST_DIR || "dist",
+    // Checked when first read, not here: only the build and `npm run dev` read it, and a server
+    // (the container's) has no content folder.
+    get contentDir() {
+      contentDir ??= contentDirOf(env);
+      return contentDir;
+    },
+    distDir: distDir(env),
     baseUrl: baseUrl(env, port),
     port,
-    host: env.HOST || "127.0.0.1",
+    host: host(env),
     cacheSeconds: integer(env, "CACHE_SECONDS", 60, 0, 86_400),
     staleWhileRevalidateSeconds: integer(env, "STALE_WHILE_REVALIDATE_SECONDS", DEFAULT_STALE_WHILE_REVALIDATE_SECONDS, 0, 31_536_000),
     staleIfErrorSeconds: integer(env, "STALE_IF_ERROR_SECONDS", DEFAULT_STALE_IF_ERROR_SECONDS, 0, 31_536_000),
-    logLevel: env.LOG_LEVEL || "info",
-    mcpAllowedOrigins: list(env, "MCP_ALLOWED_ORIGINS"),
-    mcpAllowedHosts: list(env, "MCP_ALLOWED_HOSTS"),
+    logLevel: logLevel(env),
+    mcpAllowedOrigins: listOf(env, "MCP_ALLOWED_ORIGINS", ORIGIN, "origins such as https://app.example or http://localhost:5173"),
+    mcpAllowedHosts: listOf(env, "MCP_ALLOWED_HOSTS", HOST_VALUE, "Host values such as mcp.example or mcp.example:8443"),
     rateLimitMax: integer(env, "RATE_LIMIT_MAX", DEFAULT_RATE_LIMIT_MAX, 0, 1_000_000),
     trustProxy: trustProxy(env),
-    metricsPort: env.METRICS_PORT === undefined || env.METRICS_PORT === "" ? null : integer(env, "METRICS_PORT", 0, 1, 65535),
+    metricsPort: metricsPort(env, port),
     workers: integer(env, "WORKERS", 1, 1, 64),
     // Node.js reads at most 2 GiB into one buffer.
     listingsInMemoryBytes: integer(env, "LISTINGS_IN_MEMORY_MB", 256, 0, 2047) * 2 ** 20,
