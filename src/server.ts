@@ -1,6 +1,7 @@
 /** The entry point: config → snapshot → app → listen, and a graceful stop on signals. */
 import cluster from "node:cluster";
 import type { Server } from "node:http";
+import { createServer, isIPv6 } from "node:net";
 import closeWithGrace from "close-with-grace";
 import { type Config, ConfigError, readConfig } from "./config.ts";
 import { SnapshotError } from "./snapshot/load.ts";
@@ -51,7 +52,7 @@ async function main(config: Config, tracingOn: boolean): Promise<void> {
   live.on("rejected", () => metrics?.reload("rejected"));
 
   let metricsServer: Server | undefined;
-  closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
+  const grace = closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
     if (err !== undefined) app.log.error({ err }, "stopping after an uncaught error");
     else app.log.info(`${signal ?? "stop"} received, closing`);
     await live.stop();
@@ -77,12 +78,65 @@ async function main(config: Config, tracingOn: boolean): Promise<void> {
       void live.check();
     });
   }
-  await app.listen({ port: config.port, host: config.host });
-  // With WORKERS=n, the supervising process serves the metrics of all of them (supervise, below).
-  if (metrics !== undefined && config.metricsPort !== null && !cluster.isWorker) {
-    metricsServer = await metrics.listen(config.metricsPort, config.host, app.log);
-    app.log.info(`metrics at http://${config.host}:${config.metricsPort}/metrics`);
+  try {
+    // Metrics first: a server that must stop for want of them has then never been seen serving.
+    // With WORKERS=n, the supervising process serves the metrics of all of them (supervise, below).
+    const metricsPort = config.metricsPort;
+    if (metrics !== undefined && metricsPort !== null && !cluster.isWorker) {
+      metricsServer = await listening(config.host, metricsPort, "METRICS_PORT", () => metrics.listen(metricsPort, config.host, app.log));
+      app.log.info(`metrics at http://${address(config.host, metricsPort)}/metrics`);
+    }
+    await listening(config.host, config.port, "PORT", () => app.listen({ port: config.port, host: config.host }));
+  } catch (error) {
+    // close-with-grace would end this stop with exit code 0, which a supervisor takes for a clean one.
+    grace.uninstall();
+    metricsServer?.close();
+    await live.stop();
+    await app.close();
+    await tracing?.shutdown();
+    throw error;
   }
+}
+
+/** A listener's address that cannot be taken, said in one line naming the variables that chose it. */
+class ListenError extends Error {}
+
+function address(host: string, port: number): string {
+  return isIPv6(host) ? `[${host}]:${port}` : `${host}:${port}`;
+}
+
+/** Runs `listen`, turning its failure into a ListenError naming HOST and `portName`. */
+async function listening<T>(host: string, port: number, portName: "PORT" | "METRICS_PORT", listen: () => Promise<T>): Promise<T> {
+  try {
+    return await listen();
+  } catch (error) {
+    const at = `cannot listen on ${address(host, port)}`;
+    const { code, message } = error as NodeJS.ErrnoException;
+    switch (code) {
+      case "EADDRINUSE":
+        throw new ListenError(`${at} (HOST, ${portName}): the address is already in use`);
+      case "EACCES":
+        throw new ListenError(`${at} (HOST, ${portName}): permission denied (a port below 1024 needs privileges)`);
+      // EAI_AGAIN: no name service answered, as on a machine without one.
+      case "ENOTFOUND":
+      case "EAI_AGAIN":
+        throw new ListenError(`${at}: HOST does not resolve to an address of this machine`);
+      case "EADDRNOTAVAIL":
+        throw new ListenError(`${at}: HOST is not an address of this machine`);
+      default:
+        throw new ListenError(`${at} (HOST, ${portName}): ${message}`);
+    }
+  }
+}
+
+/** Whether this machine can listen on `host`:`port` now, tried with a listener closed at once. */
+async function tryListen(host: string, port: number): Promise<void> {
+  const probe = createServer();
+  await new Promise<void>((resolve, reject) => {
+    probe.once("error", reject);
+    probe.listen(port, host, resolve);
+  });
+  await new Promise((resolve) => probe.close(resolve));
 }
 
 /**
@@ -91,7 +145,15 @@ async function main(config: Config, tracingOn: boolean): Promise<void> {
  * SIGTERM, SIGINT or SIGHUP sends SIGTERM to every worker, and the primary exits 0 once all have
  * finished their requests and exited.
  */
-function supervise(workers: number, config: Config): void {
+async function supervise(workers: number, config: Config): Promise<void> {
+  // Both addresses are tried before any worker starts: each worker would say the same of the public one.
+  await listening(config.host, config.port, "PORT", () => tryListen(config.host, config.port));
+  const metricsPort = config.metricsPort;
+  if (metricsPort !== null) {
+    const { listenForWorkers } = await import("./metrics.ts");
+    await listening(config.host, metricsPort, "METRICS_PORT", () => listenForWorkers(metricsPort, config.host));
+    console.log(`metrics of ${workers} workers at http://${address(config.host, metricsPort)}/metrics`);
+  }
   let stopping = false;
   const listened = new Set<number>();
   const fork = () => cluster.fork();
@@ -124,31 +186,21 @@ function supervise(workers: number, config: Config): void {
   // A closed terminal's SIGHUP, which a single server takes as a stop too (close-with-grace).
   process.on("SIGHUP", stop);
   for (let i = 0; i < workers; i += 1) fork();
-  const metricsPort = config.metricsPort;
-  if (metricsPort !== null) {
-    import("./metrics.ts")
-      .then(({ listenForWorkers }) => listenForWorkers(metricsPort, config.host))
-      .then(
-        () => console.log(`metrics of ${workers} workers at http://${config.host}:${metricsPort}/metrics`),
-        (error: unknown) => {
-          console.error(`metrics: cannot listen on ${config.host}:${metricsPort}: ${(error as Error).message}`);
-          process.exitCode = 1;
-          stop();
-        },
-      );
-  }
 }
 
 function fail(error: unknown): void {
-  const known = error instanceof ConfigError || error instanceof SnapshotError;
+  const known = error instanceof ConfigError || error instanceof SnapshotError || error instanceof ListenError;
   console.error(known ? (error as Error).message : error);
   process.exitCode = 1;
+  // A worker that tried to listen stays connected to its supervisor, which would then wait for
+  // it forever; its exit is what tells the supervisor it failed.
+  if (cluster.isWorker) process.exit();
 }
 
 try {
   const config = readConfig();
   const tracingOn = tracingWanted();
-  if (config.workers > 1 && cluster.isPrimary) supervise(config.workers, config);
+  if (config.workers > 1 && cluster.isPrimary) supervise(config.workers, config).catch(fail);
   else main(config, tracingOn).catch(fail);
 } catch (error) {
   fail(error);
