@@ -111,12 +111,19 @@ async function rebuild(): Promise<void> {
 }
 
 let stopping = false;
-function stop(): void {
+/**
+ * Passes the signal on to the server and exits as it does: 0 once it has stopped gracefully. The
+ * same signal, not SIGTERM: a terminal's Ctrl-C has sent the server a SIGINT too, and the server
+ * takes a second signal of another kind as a demand to exit at once. Only the first signal counts:
+ * npm sends this process a copy of the terminal's.
+ */
+function stop(signal: NodeJS.Signals): void {
+  if (stopping) return;
   stopping = true;
   watcher.close();
   if (server === null) process.exit(0);
-  server.on("exit", () => process.exit(0));
-  server.kill("SIGTERM");
+  server.on("exit", (code) => process.exit(code ?? 1));
+  server.kill(signal);
 }
 
 /**
@@ -133,7 +140,7 @@ const watcher = watchTree(CONTENT_DIR, (path) => {
   clearTimeout(timer);
   timer = setTimeout(() => void rebuild(), SETTLE_MS);
 });
-process.on("SIGINT", stop);
-process.on("SIGTERM", stop);
+// SIGHUP too: the server takes it as a stop, and a closed terminal sends it to both.
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, stop);
 console.log(`watching ${CONTENT_DIR}/ for changes`);
 await rebuild();

@@ -9,6 +9,9 @@ import { LiveSnapshot, SNAPSHOT_BUILT_MESSAGE } from "./snapshot/reload.ts";
 import type { Snapshot } from "./snapshot/types.ts";
 import { tracingWanted } from "./tracing/settings.ts";
 
+/** The signals that stop the server gracefully: SIGHUP too, which a closed terminal sends. */
+const STOP_SIGNALS = ["SIGTERM", "SIGINT", "SIGHUP"] satisfies closeWithGrace.AllEvents[];
+
 async function main(config: Config, tracingOn: boolean): Promise<void> {
   // The snapshot's listing check starts its worker threads at once; the application's modules
   // load meanwhile instead of before. The snapshot is live: a rebuilt dist/ is served within about
@@ -52,9 +55,13 @@ async function main(config: Config, tracingOn: boolean): Promise<void> {
   live.on("rejected", () => metrics?.reload("rejected"));
 
   let metricsServer: Server | undefined;
-  const grace = closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
+  /** The signal that started the stop, if one did; set once closing has begun. */
+  let closing: { signal?: string } | undefined;
+  // The stop signals are taken below, the other events (an uncaught error, an empty event loop) by close-with-grace.
+  const grace = closeWithGrace({ delay: 10_000, skip: STOP_SIGNALS }, async ({ err }) => {
+    closing ??= {};
     if (err !== undefined) app.log.error({ err }, "stopping after an uncaught error");
-    else app.log.info(`${signal ?? "stop"} received, closing`);
+    else app.log.info(`${closing.signal ?? "stop"} received, closing`);
     await live.stop();
     metricsServer?.close();
     // The listener is closed here rather than inside app.close(), so the line can say when new
@@ -68,6 +75,26 @@ async function main(config: Config, tracingOn: boolean): Promise<void> {
     // The spans of the last requests are sent before the process exits.
     await tracing?.shutdown();
   });
+
+  /**
+   * The first stop signal starts the stop. The same one again is ignored: npm passes on to its
+   * script's process the SIGINT that a terminal's Ctrl-C has sent that process too (and `npm run
+   * dev` the signal it was sent). Another forces the exit, as close-with-grace's second signal
+   * does. The grace period bounds the stop either way.
+   */
+  for (const signal of STOP_SIGNALS) {
+    process.on(signal, () => {
+      if (closing === undefined) {
+        closing = { signal };
+        void grace.close();
+      } else if (signal === closing.signal) {
+        app.log.info(`${signal} again while stopping: ignored`);
+      } else {
+        app.log.error(`${signal} while stopping; exiting now`);
+        process.exit(1);
+      }
+    });
+  }
 
   live.start(app.log);
   // Started over IPC (by `npm run dev`): told when a build has landed, it looks at once.
@@ -89,6 +116,7 @@ async function main(config: Config, tracingOn: boolean): Promise<void> {
     await listening(config.host, config.port, "PORT", () => app.listen({ port: config.port, host: config.host }));
   } catch (error) {
     // close-with-grace would end this stop with exit code 0, which a supervisor takes for a clean one.
+    closing = {};
     grace.uninstall();
     metricsServer?.close();
     await live.stop();

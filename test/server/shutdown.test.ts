@@ -153,7 +153,7 @@ describe("graceful shutdown", () => {
   }
 });
 
-describe("WORKERS=2", () => {
+describe("the small fixture's snapshot", () => {
   let work: { path: string; remove: () => Promise<void> };
 
   before(async () => {
@@ -164,49 +164,94 @@ describe("WORKERS=2", () => {
     await work.remove();
   });
 
-  test("two server processes share the port, each picks up a rebuild, and SIGTERM stops them all with exit code 0", async () => {
-    const server = await startServerProcess(join(work.path, "dist"), { WORKERS: "2" });
-    try {
-      const listening = await server.logs.waitFor("of both workers listening", (line) => line.msg.startsWith("Server listening"), {
-        count: 2,
-      });
-      const pids = new Set(listening.map((line) => line.pid));
-      assert.equal(pids.size, 2);
-      assert.ok(!pids.has(server.child.pid));
-      assert.deepEqual(
-        listening.map((line) => line.msg),
-        Array(2).fill(`Server listening at ${server.url}`),
+  describe("a signal while stopping", () => {
+    /** A server stopping on SIGINT with an MCP call in flight, whose body is half sent. */
+    async function stoppingWithCall() {
+      const server = await startServerProcess(join(work.path, "dist"));
+      const body = { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "get_offering", arguments: { slug: "x" } } };
+      const call = slowMcpCall(server.url, JSON.stringify(body));
+      const outcome = call.answer.then(
+        ({ status }) => status,
+        (error: NodeJS.ErrnoException) => error.code,
       );
-
-      // The same content: a rebuild swaps in a new manifest file, which each worker loads.
-      await buildSnapshot(`${FIXTURES}basic`, join(work.path, "dist"));
-      const reloaded = await server.logs.waitFor("of both workers serving the rebuild", anySnapshotServed, {
-        count: 2,
-        timeoutMs: RELOAD_LIMIT_MS,
-      });
-      assert.deepEqual(new Set(reloaded.map((line) => line.pid)), pids);
-
-      server.child.kill("SIGTERM");
-      assert.equal(await server.exited, 0);
-    } finally {
-      await stopServerProcess(server);
+      assert.equal(await refused(server.url), false);
+      server.child.kill("SIGINT");
+      await server.logs.waitFor("saying it stops", (line) => line.msg === "SIGINT received, closing");
+      return { server, sendRest: call.sendRest, outcome };
     }
+
+    // npm passes on to the process it runs the SIGINT that a terminal's Ctrl-C has sent it too.
+    test("the same signal again is ignored: the request in flight completes and the process exits 0", async () => {
+      const { server, sendRest, outcome } = await stoppingWithCall();
+      try {
+        server.child.kill("SIGINT");
+        await server.logs.waitFor("saying it ignores the copy", (line) => line.msg === "SIGINT again while stopping: ignored");
+        sendRest();
+        assert.deepEqual({ call: await outcome, code: await server.exited }, { call: 200, code: 0 });
+      } finally {
+        await stopServerProcess(server);
+      }
+    });
+
+    test("another signal exits at once with exit code 1, the request in flight unanswered", async () => {
+      const { server, outcome } = await stoppingWithCall();
+      try {
+        server.child.kill("SIGTERM");
+        assert.deepEqual(
+          { code: await server.exited, last: server.logs.lines.at(-1)?.msg, call: await outcome },
+          { code: 1, last: "SIGTERM while stopping; exiting now", call: "ECONNRESET" },
+        );
+      } finally {
+        await stopServerProcess(server);
+      }
+    });
   });
 
-  test("SIGHUP to the supervising process alone stops every worker as SIGTERM does, with exit code 0", async () => {
-    const server = await startServerProcess(join(work.path, "dist"), { WORKERS: "2" });
-    try {
-      const listening = await server.logs.waitFor("of both workers listening", (line) => line.msg.startsWith("Server listening"), {
-        count: 2,
-      });
-      server.child.kill("SIGHUP");
-      const closing = await server.logs.waitFor("of both workers closing", (line) => line.msg === "SIGTERM received, closing", {
-        count: 2,
-      });
-      assert.deepEqual(new Set(closing.map((line) => line.pid)), new Set(listening.map((line) => line.pid)));
-      assert.equal(await server.exited, 0);
-    } finally {
-      await stopServerProcess(server);
-    }
+  describe("WORKERS=2", () => {
+    test("two server processes share the port, each picks up a rebuild, and SIGTERM stops them all with exit code 0", async () => {
+      const server = await startServerProcess(join(work.path, "dist"), { WORKERS: "2" });
+      try {
+        const listening = await server.logs.waitFor("of both workers listening", (line) => line.msg.startsWith("Server listening"), {
+          count: 2,
+        });
+        const pids = new Set(listening.map((line) => line.pid));
+        assert.equal(pids.size, 2);
+        assert.ok(!pids.has(server.child.pid));
+        assert.deepEqual(
+          listening.map((line) => line.msg),
+          Array(2).fill(`Server listening at ${server.url}`),
+        );
+
+        // The same content: a rebuild swaps in a new manifest file, which each worker loads.
+        await buildSnapshot(`${FIXTURES}basic`, join(work.path, "dist"));
+        const reloaded = await server.logs.waitFor("of both workers serving the rebuild", anySnapshotServed, {
+          count: 2,
+          timeoutMs: RELOAD_LIMIT_MS,
+        });
+        assert.deepEqual(new Set(reloaded.map((line) => line.pid)), pids);
+
+        server.child.kill("SIGTERM");
+        assert.equal(await server.exited, 0);
+      } finally {
+        await stopServerProcess(server);
+      }
+    });
+
+    test("SIGHUP to the supervising process alone stops every worker as SIGTERM does, with exit code 0", async () => {
+      const server = await startServerProcess(join(work.path, "dist"), { WORKERS: "2" });
+      try {
+        const listening = await server.logs.waitFor("of both workers listening", (line) => line.msg.startsWith("Server listening"), {
+          count: 2,
+        });
+        server.child.kill("SIGHUP");
+        const closing = await server.logs.waitFor("of both workers closing", (line) => line.msg === "SIGTERM received, closing", {
+          count: 2,
+        });
+        assert.deepEqual(new Set(closing.map((line) => line.pid)), new Set(listening.map((line) => line.pid)));
+        assert.equal(await server.exited, 0);
+      } finally {
+        await stopServerProcess(server);
+      }
+    });
   });
 });
