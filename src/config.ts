@@ -1,7 +1,7 @@
 /** Configuration from the environment (contract §1), read once at start. */
 import { statSync } from "node:fs";
 import { isIP } from "node:net";
-import { DEFAULT_STALE_IF_ERROR_SECONDS, DEFAULT_STALE_WHILE_REVALIDATE_SECONDS } from "./contract.ts";
+import { DEFAULT_STALE_IF_ERROR_SECONDS, DEFAULT_STALE_WHILE_REVALIDATE_SECONDS, HOST_HEADER_SHAPE, ORIGIN_SHAPE } from "./contract.ts";
 
 export interface Config {
   /** Where editors' files are; checked to be a folder when first read (see readConfig). */
@@ -73,8 +73,8 @@ function list(env: NodeJS.ProcessEnv, name: string): string[] {
 }
 
 /**
- * A comma-separated list whose every entry has `shape`. The shapes are those src/mcp/transport.ts
- * accepts: an entry of another shape would be dropped there without a word, and never match.
+ * A comma-separated list whose every entry has `shape` (contract.ts's, which /mcp compares): an
+ * entry of another shape would be dropped there without a word, and never match.
  */
 function listOf(env: NodeJS.ProcessEnv, name: string, shape: RegExp, expected: string): string[] {
   const items = list(env, name);
@@ -83,8 +83,6 @@ function listOf(env: NodeJS.ProcessEnv, name: string, shape: RegExp, expected: s
   return items;
 }
 
-const HOST_VALUE = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
-const ORIGIN = /^https?:\/\/(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 /** A name to resolve: labels of letters, digits, hyphens and (in container networks' names) underscores. */
 const HOST_NAME = /^[A-Za-z0-9_](?:[A-Za-z0-9_-]*[A-Za-z0-9_])?(?:\.[A-Za-z0-9_](?:[A-Za-z0-9_-]*[A-Za-z0-9_])?)*\.?$/;
 
@@ -186,8 +184,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     staleWhileRevalidateSeconds: integer(env, "STALE_WHILE_REVALIDATE_SECONDS", DEFAULT_STALE_WHILE_REVALIDATE_SECONDS, 0, 31_536_000),
     staleIfErrorSeconds: integer(env, "STALE_IF_ERROR_SECONDS", DEFAULT_STALE_IF_ERROR_SECONDS, 0, 31_536_000),
     logLevel: logLevel(env),
-    mcpAllowedOrigins: listOf(env, "MCP_ALLOWED_ORIGINS", ORIGIN, "origins such as https://app.example or http://localhost:5173"),
-    mcpAllowedHosts: listOf(env, "MCP_ALLOWED_HOSTS", HOST_VALUE, "Host values such as mcp.example or mcp.example:8443"),
+    mcpAllowedOrigins: listOf(env, "MCP_ALLOWED_ORIGINS", ORIGIN_SHAPE, "origins such as https://app.example or http://localhost:5173"),
+    mcpAllowedHosts: listOf(env, "MCP_ALLOWED_HOSTS", HOST_HEADER_SHAPE, "Host values such as mcp.example or mcp.example:8443"),
     rateLimitMax: integer(env, "RATE_LIMIT_MAX", DEFAULT_RATE_LIMIT_MAX, 0, 1_000_000),
     trustProxy: trustProxy(env),
     metricsPort: metricsPort(env, port),

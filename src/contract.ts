@@ -246,6 +246,15 @@ export const LLMS_FULL_MAX_BYTES = 1_000_000;
 /** The largest MCP message accepted, in bytes; also the largest body any route reads. */
 export const MCP_MAX_MESSAGE_BYTES = 32 * 1024;
 
+/**
+ * The shapes of a Host header and of a browser origin that /mcp compares (DNS-rebinding
+ * protection): a name or an IPv6 literal and an optional port, with no userinfo, path or spaces;
+ * an origin is one of those after http:// or https://. MCP_ALLOWED_HOSTS and MCP_ALLOWED_ORIGINS
+ * are refused at start when an entry has another shape, which could never match.
+ */
+export const HOST_HEADER_SHAPE = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+export const ORIGIN_SHAPE = /^https?:\/\/(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+
 // ── Header values ───────────────────────────────────────────────────────────────────────────
 
 /** How long clients and shared caches keep a successful answer fresh, in seconds (spec, Limits). */

@@ -127,7 +127,7 @@ describe("documentation generated from the route table and the tools' definition
     const base = TEST_BASE_URL;
     assert.ok(
       markdown.includes(
-        `Resources, each at its public URL: [llms.txt](${base}/llms.txt), [llms-full.txt](${base}/llms-full.txt), [offerings.json](${base}/api/offerings), every offering guide in Markdown, [this documentation](${base}/docs/api/index.md), [openapi.json](${base}/openapi.json).`,
+        `Resources, each at its public URL: [llms.txt](${base}/llms.txt), [llms-full.txt](${base}/llms-full.txt), offerings.json (\`${base}/api/offerings\`), every offering guide in Markdown, [this documentation](${base}/docs/api/index.md), [openapi.json](${base}/openapi.json).`,
       ),
     );
   });

@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { Config } from "../config.ts";
-import { MCP_MAX_MESSAGE_BYTES, MCP_PATH } from "../contract.ts";
+import { HOST_HEADER_SHAPE, MCP_MAX_MESSAGE_BYTES, MCP_PATH, ORIGIN_SHAPE } from "../contract.ts";
 import { isObject } from "./json.ts";
 import { RPC } from "./rpc.ts";
 
@@ -88,13 +88,10 @@ export function corsHeaders(origin: string): Record<string, string> {
 }
 
 const LOOPBACK = ["localhost", "127.0.0.1", "[::1]"];
-/** A Host header: a name or an IPv6 literal, an optional port, nothing else (no userinfo, path or spaces). */
-const HOST_SHAPE = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
-const ORIGIN_SHAPE = /^https?:\/\/(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
 /** `host` as URL normalises it (lower case, default port dropped), or undefined when it is no plain host. */
 function normalHost(host: string, protocol: string): string | undefined {
-  if (!HOST_SHAPE.test(host)) return undefined;
+  if (!HOST_HEADER_SHAPE.test(host)) return undefined;
   try {
     return new URL(`${protocol}//${host}`).host;
   } catch {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { cp, readdir, readFile, writeFile } from "node:fs/promises";
+import { cp, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { promisify } from "node:util";
@@ -217,10 +217,18 @@ test("the city joins the slug unless the name holds it as a word; a folder witho
     [`${dir}/businesses/gb/bathroom-fitters-bath.md\n`, `${dir}/businesses/gb/leeds-drains.md\n`],
   );
   const elsewhere = join(work.path, "not-content");
+  await mkdir(elsewhere);
   const result = await scaffold(elsewhere, ["offering", "Price alerts"]);
   assert.deepEqual(
     [result.code, result.stderr],
     [1, `npm run new: ${elsewhere} has no site.md: is it the content folder? (CONTENT_DIR chooses it.)\n`],
   );
-  await assert.rejects(readdir(elsewhere));
+  assert.deepEqual(await readdir(elsewhere), []);
+  const missing = join(work.path, "no-such-folder");
+  const none = await scaffold(missing, ["offering", "Price alerts"]);
+  assert.deepEqual(
+    [none.code, none.stderr],
+    [1, `npm run new: config: CONTENT_DIR must name the folder of editors' files; ${missing} does not exist.\n`],
+  );
+  await assert.rejects(readdir(missing));
 });
