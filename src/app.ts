@@ -1,18 +1,22 @@
 import type { FastifyInstance, FastifyServerOptions } from "fastify";
 import type { Config } from "./config.ts";
 import { cacheControlSuccess } from "./contract.ts";
-import type { CatalogService } from "./core/service.ts";
+import { AnswerCacheStats, answerCachePart } from "./core/answer-cache.ts";
 import { buildHttpApp } from "./http/app.ts";
-import { fixedDocumentRoute } from "./http/read-only.ts";
+import { fixedDocumentRoute } from "./http/routes/read-only.ts";
 import { type McpOptions, registerMcp } from "./mcp/plugin.ts";
 import { serverInfo } from "./mcp/server.ts";
 import { serverCardDocuments } from "./mcp/server-card.ts";
 import type { Metrics } from "./metrics.ts";
+import type { ServedView } from "./snapshot/view.ts";
 
 export interface AppOptions {
-  service: CatalogService;
+  /** The snapshot's view to answer from: the live one (src/snapshot/reload.ts), or a test's. */
+  served: ServedView;
   config: Config;
   logger?: FastifyServerOptions["logger"];
+  /** The answer cache's counts, for metrics; counted into a fresh one when not given. */
+  answerStats?: AnswerCacheStats;
   /** Prometheus metrics (METRICS_PORT); undefined when off, and then nothing is counted. */
   metrics?: Metrics;
   /** src/tracing's MCP spans, when tracing is on. */
@@ -21,11 +25,18 @@ export interface AppOptions {
 
 /**
  * The whole application: REST and pages (src/http) with the MCP endpoint and its server card
- * (src/mcp) beside them, on one fastify instance. It never listens (see src/server.ts).
+ * (src/mcp) beside them, on one fastify instance, sharing one answer cache per view
+ * (CACHE_SECONDS, CACHE_MAX_MB). It never listens (see src/server.ts).
  */
-export async function buildApp({ service, config, logger, metrics, wrapMcpDispatch }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ served, config, logger, answerStats, metrics, wrapMcpDispatch }: AppOptions): Promise<FastifyInstance> {
+  const answers = answerCachePart({
+    seconds: config.cacheSeconds,
+    maxBytes: config.cacheMaxBytes,
+    stats: answerStats ?? new AnswerCacheStats(),
+  });
   const app = await buildHttpApp({
-    service,
+    served,
+    answers,
     logger,
     rateLimitMax: config.rateLimitMax,
     trustProxy: config.trustProxy,
@@ -33,7 +44,7 @@ export async function buildApp({ service, config, logger, metrics, wrapMcpDispat
     observe: metrics === undefined ? undefined : (scope) => metrics.observeRequests(scope),
     onRefused: metrics === undefined ? undefined : (reason) => metrics.refused(reason),
   });
-  await registerMcp(app, { service, config, observer: metrics, wrapDispatch: wrapMcpDispatch });
+  await registerMcp(app, { served, answers, config, observer: metrics, wrapDispatch: wrapMcpDispatch });
   for (const document of serverCardDocuments(config.baseUrl, serverInfo(config.baseUrl))) fixedDocumentRoute(app, document);
   return app;
 }

@@ -14,6 +14,8 @@ export interface Config {
   host: string;
   /** Lifetime of the service-side result cache in seconds; 0 turns it off. */
   cacheSeconds: number;
+  /** The most the answer cache of the snapshot served holds, in bytes (CACHE_MAX_MB). */
+  cacheMaxBytes: number;
   /** How long a cache in front may serve a stale answer while it revalidates (STALE_WHILE_REVALIDATE_SECONDS; 0: never). */
   staleWhileRevalidateSeconds: number;
   /** How long a cache in front may serve a stale answer while the service fails (STALE_IF_ERROR_SECONDS; 0: never). */
@@ -44,6 +46,12 @@ export interface Config {
 /** pino's levels: any other name makes pino throw when the logger is made. */
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 type LogLevel = (typeof LOG_LEVELS)[number];
+
+/**
+ * The answer cache's default bound: at 100,000 listings a directory page is 11 KB, a search's
+ * JSON 1–30 KB and an MCP answer twice that, so 64 MiB keeps several thousand of them.
+ */
+const DEFAULT_CACHE_MAX_MB = 64;
 
 /** The default per-client limit: a person or an agent reading pages stays far below it; bulk readers use the data files. */
 export const DEFAULT_RATE_LIMIT_MAX = 600;
@@ -181,6 +189,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port,
     host: host(env),
     cacheSeconds: integer(env, "CACHE_SECONDS", 60, 0, 86_400),
+    cacheMaxBytes: integer(env, "CACHE_MAX_MB", DEFAULT_CACHE_MAX_MB, 1, 65_536) * 2 ** 20,
     staleWhileRevalidateSeconds: integer(env, "STALE_WHILE_REVALIDATE_SECONDS", DEFAULT_STALE_WHILE_REVALIDATE_SECONDS, 0, 31_536_000),
     staleIfErrorSeconds: integer(env, "STALE_IF_ERROR_SECONDS", DEFAULT_STALE_IF_ERROR_SECONDS, 0, 31_536_000),
     logLevel: logLevel(env),

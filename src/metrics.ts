@@ -3,8 +3,9 @@ import { createServer, type Server } from "node:http";
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { AggregatorRegistry, Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import { CACHE_CONTROL_NO_STORE } from "./contract.ts";
+import type { AnswerCacheStats } from "./core/answer-cache.ts";
 import type { Refusal } from "./core/errors.ts";
-import type { CatalogService } from "./core/service.ts";
+import type { ServedView } from "./snapshot/view.ts";
 
 /**
  * Prometheus metrics (METRICS_PORT), on a listener of their own: never on the public port, so
@@ -45,7 +46,7 @@ export class Metrics {
   readonly #refused: Counter<"reason">;
   readonly #reloads: Counter<"outcome">;
 
-  constructor(service: CatalogService) {
+  constructor(served: ServedView, answerStats: AnswerCacheStats) {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry });
     this.#requests = new Histogram({
@@ -81,7 +82,8 @@ export class Metrics {
     });
     for (const outcome of ["served", "rejected"] as const) this.#reloads.inc({ outcome }, 0);
     for (const reason of ["rate_limited", "overloaded"] as const) this.#refused.inc({ reason }, 0);
-    snapshotGauges(service, registers);
+    snapshotGauges(served, registers);
+    answerCacheMetrics(answerStats, registers);
     if (cluster.isWorker) {
       // A worker answers its supervisor's requests for metrics (listenForWorkers) with this
       // registry; constructing an AggregatorRegistry is what sets up that answering.
@@ -159,8 +161,8 @@ async function metricsListener(port: number, host: string, contentType: string, 
 }
 
 /** Gauges read from the snapshot when scraped: nothing is done per request. */
-function snapshotGauges(service: CatalogService, registers: Registry[]): void {
-  const snapshot = () => (service.ready() ? service.current() : null);
+function snapshotGauges(served: ServedView, registers: Registry[]): void {
+  const snapshot = () => served.current()?.snapshot ?? null;
   new Gauge({
     name: "catalog_snapshot_info",
     help: "The snapshot served (1), by version; absent before the first one has loaded.",
@@ -208,6 +210,39 @@ function snapshotGauges(service: CatalogService, registers: Registry[]): void {
     collect() {
       const current = snapshot();
       this.set(current !== null && current.directory !== null ? 1 : 0);
+    },
+  });
+}
+
+/**
+ * The answer cache (src/core/answer-cache.ts), read when scraped: hits and misses since start,
+ * and the bytes the served snapshot's cache holds. With WORKERS=n they are summed.
+ */
+function answerCacheMetrics(stats: AnswerCacheStats, registers: Registry[]): void {
+  new Counter({
+    name: "catalog_answer_cache_hits_total",
+    help: "Answers sent from the answer cache (searches, facets, directory pages, MCP tool results).",
+    registers,
+    collect() {
+      this.reset();
+      this.inc(stats.hits);
+    },
+  });
+  new Counter({
+    name: "catalog_answer_cache_misses_total",
+    help: "Answers made because the answer cache did not hold them (with the cache on).",
+    registers,
+    collect() {
+      this.reset();
+      this.inc(stats.misses);
+    },
+  });
+  new Gauge({
+    name: "catalog_answer_cache_bytes",
+    help: "The bytes the answer cache of the snapshot served holds, its bound being CACHE_MAX_MB.",
+    registers,
+    collect() {
+      this.set(stats.bytes);
     },
   });
 }

@@ -20,18 +20,26 @@ async function main(config: Config, tracingOn: boolean): Promise<void> {
   // /readyz and every answer but /healthz are 503 until the first build lands.
   const opening = LiveSnapshot.openOrAwait(config.distDir, { listingsInMemoryBytes: config.listingsInMemoryBytes });
   opening.catch(() => {});
-  const [{ buildApp }, { CatalogService }, tracing] = await Promise.all([
+  const [{ buildApp }, { AnswerCacheStats }, tracing] = await Promise.all([
     import("./app.ts"),
-    import("./core/service.ts"),
+    import("./core/answer-cache.ts"),
     // OpenTelemetry is loaded only when spans are exported (src/tracing/settings.ts), and before fastify starts.
     tracingOn ? import("./tracing/start.ts").then(({ startTracing }) => startTracing()) : undefined,
   ]);
   // The app is built while the snapshot still loads; it serves once the snapshot is open.
   let live: LiveSnapshot | undefined;
-  const service = new CatalogService({ snapshot: () => live?.current() ?? null, cacheSeconds: config.cacheSeconds });
+  const served = { current: () => live?.current() ?? null };
+  const answerStats = new AnswerCacheStats();
   // Loaded only when metrics are on: without METRICS_PORT nothing is counted, and prom-client is never loaded.
-  const metrics = config.metricsPort === null ? undefined : new (await import("./metrics.ts")).Metrics(service);
-  const app = await buildApp({ service, config, metrics, logger: { level: config.logLevel }, wrapMcpDispatch: tracing?.wrapMcpDispatch });
+  const metrics = config.metricsPort === null ? undefined : new (await import("./metrics.ts")).Metrics(served, answerStats);
+  const app = await buildApp({
+    served,
+    config,
+    answerStats,
+    metrics,
+    logger: { level: config.logLevel },
+    wrapMcpDispatch: tracing?.wrapMcpDispatch,
+  });
   tracing?.logTo(app.log);
   live = await opening;
 
@@ -45,8 +53,8 @@ async function main(config: Config, tracingOn: boolean): Promise<void> {
       );
     }
   };
-  const snapshot = live.current();
-  if (snapshot !== null) reportOnSnapshot(snapshot);
+  const first = live.current();
+  if (first !== null) reportOnSnapshot(first.snapshot);
   else app.log.warn(`no snapshot in ${config.distDir} yet; answering 503 until the first build lands there`);
   live.on("served", (next, previous) => {
     if (previous === null) reportOnSnapshot(next);

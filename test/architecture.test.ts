@@ -120,8 +120,8 @@ async function valueImports(file: string): Promise<string[]> {
 }
 
 test("the server starts without the packages only the build or a rare MCP method needs", async () => {
-  // What src/server.ts loads before it listens: its own imports, the app and the service.
-  const start = ["src/server.ts", "src/app.ts", "src/core/service.ts"];
+  // What src/server.ts loads before it listens: its own imports, the app and the answer cache.
+  const start = ["src/server.ts", "src/app.ts", "src/core/answer-cache.ts"];
   const seen = new Set<string>();
   const packages = new Set<string>();
   for (const queue = [...start]; queue.length > 0; ) {
@@ -141,4 +141,55 @@ test("the server starts without the packages only the build or a rare MCP method
     ["marked", "sanitize-html", "@modelcontextprotocol/core"].filter((name) => packages.has(name)),
     [],
   );
+});
+
+/** Every module a file imports (types too), relative ones as paths from the root, packages by name. */
+async function importsOf(file: string): Promise<string[]> {
+  const { importedFiles } = ts.preProcessFile(await readFile(join(ROOT, file), "utf8"), true, true);
+  return importedFiles.map(({ fileName }) =>
+    fileName.startsWith(".") ? relative(ROOT, resolve(ROOT, dirname(file), fileName)) : fileName,
+  );
+}
+
+test("in src/http the hooks that cut across routes and the routes stay apart: neither imports the other", async () => {
+  const crossing: string[] = [];
+  for (const [from, other] of [
+    ["src/http/hooks", "src/http/routes/"],
+    ["src/http/routes", "src/http/hooks/"],
+  ] as const) {
+    for (const file of await sourceFiles(from)) {
+      for (const imported of await importsOf(file)) if (imported.startsWith(other)) crossing.push(`${file} imports ${imported}`);
+    }
+  }
+  assert.deepEqual(crossing, []);
+});
+
+test("src/core has no HTTP in it: no HTTP package, and no header named", async () => {
+  const http = ["etag", "fresh", "fastify", "negotiator", "helmet", "node:http"];
+  const headerName = /["'`](?:content-type|etag|cache-control|retry-after|allow|vary|link|if-none-match)["'`]/i;
+  const found: string[] = [];
+  for (const file of await sourceFiles("src/core")) {
+    for (const imported of await importsOf(file))
+      if (http.includes(imported) || imported.startsWith("@fastify/")) found.push(`${file} imports ${imported}`);
+    if (headerName.test(await readFile(join(ROOT, file), "utf8"))) found.push(`${file} names a header`);
+  }
+  assert.deepEqual(found, []);
+});
+
+test("src/render only renders: it parses no request and keeps nothing (no validator, no cache, no part of a view)", async () => {
+  const found: string[] = [];
+  for (const file of await sourceFiles("src/render")) {
+    for (const imported of await importsOf(file)) {
+      if (["lru-cache", "src/schemas/ajv.ts", "src/snapshot/view.ts", "src/snapshot/rank-cache.ts"].includes(imported)) {
+        found.push(`${file} imports ${imported}`);
+      }
+    }
+  }
+  assert.deepEqual(found, []);
+});
+
+test("nothing derived from a snapshot is kept outside its view: src/ makes no WeakMap keyed by one", async () => {
+  const found: string[] = [];
+  for (const file of await sourceFiles("src")) if ((await readFile(join(ROOT, file), "utf8")).includes("new WeakMap")) found.push(file);
+  assert.deepEqual(found, []);
 });

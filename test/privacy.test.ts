@@ -67,7 +67,7 @@ for (const [label, contentDir] of [
 
     test("no private value and no non-approved listing appears in any API response or page", async () => {
       // Pages written as `…/index.html` for static hosts are served at their directory URL.
-      const pages = [...served.current.service.current().pages.keys()].map((page) => page.replace(/\/index\.html$/, "") || "/");
+      const pages = [...served.current.snapshot.pages.keys()].map((page) => page.replace(/\/index\.html$/, "") || "/");
       const urls = ["/api/offerings", "/openapi.json", ...pages];
       for (let offset: number | null = 0; offset !== null; ) {
         const response = await fetch(`${served.current.url}/api/directory?limit=25&offset=${offset}`);

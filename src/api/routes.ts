@@ -42,7 +42,7 @@ import { DirectoryFacetsSchema, DirectoryPageSchema, OfferingListSchema } from "
 import { EXAMPLE_BUSINESS, EXAMPLE_FACETS, EXAMPLE_OFFERING } from "./examples.ts";
 
 /**
- * The REST interface, declared once. src/http/rest.ts registers each route with fastify from
+ * The REST interface, declared once. src/http/routes/rest.ts registers each route with fastify from
  * this table (validation, serialisation, parameter rules, methods), and build/openapi.ts writes
  * the OpenAPI document from it; the API documentation page lists it. Every route is a GET
  * (HEAD too) with a JSON body.

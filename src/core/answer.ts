@@ -1,36 +1,20 @@
-import etag from "etag";
-import { compact } from "./slab.ts";
-
 /**
- * A successful answer, serialised once: REST sends `body` with `etag` as they are; MCP puts
- * `value` in structuredContent and `json` in its text copy, each made on first use. Answers are
- * kept (per snapshot, or in the result cache) so a repeated request serialises, encodes and
- * hashes nothing.
+ * A successful answer, serialised once: REST sends `body` as it is; MCP puts `value` in
+ * structuredContent and the body, escaped, in its text copy, each made on first use.
  */
 export class Answer<T> {
   /** The JSON body in UTF-8, exactly what REST sends. */
   readonly body: Buffer;
-  /** The entity tag of the body (strong: the same tag always means the same bytes). */
-  readonly etag: string;
   #json: string | undefined;
   #value: T | undefined;
   #escaped: Buffer | readonly Buffer[] | (() => readonly Buffer[]) | undefined;
 
-  /** `escaped`, when given, makes the parts of `escaped` below faster than escaping the body (see service.ts). */
-  constructor(body: Buffer, tag: string, value?: T, json?: string, escaped?: () => readonly Buffer[]) {
+  /** `escaped`, when given, makes the parts of `escaped` below faster than escaping the body (see answers.ts). */
+  constructor(body: Buffer, value?: T, json?: string, escaped?: () => readonly Buffer[]) {
     this.body = body;
-    this.etag = tag;
     this.#value = value;
     this.#json = json;
     this.#escaped = escaped;
-  }
-
-  /** This answer with its body in memory of its own (see slab.ts), for keeping. */
-  compacted(): Answer<T> {
-    const body = compact(this.body);
-    if (body === this.body) return this;
-    const escaped = this.#escaped;
-    return new Answer(body, this.etag, this.#value, this.#json, typeof escaped === "function" ? escaped : undefined);
   }
 
   /**
@@ -75,26 +59,4 @@ export class Answer<T> {
 export function escapeJsonBytes(json: Buffer): Buffer {
   const quoted = JSON.stringify(json.toString("latin1"));
   return Buffer.from(quoted.slice(1, -1), "latin1");
-}
-
-/**
- * `value` serialised with JSON.stringify. Every object in it comes from a snapshot the loader
- * validated against the response schemas (additionalProperties: false), in schema order, so
- * this is the body fastify's schema serialiser would write.
- */
-export function answer<T>(value: T): Answer<T> {
-  const json = JSON.stringify(value);
-  const body = Buffer.from(json);
-  return new Answer(body, etag(body), value, json);
-}
-
-/** What an entry costs besides its body: the value's objects, the tag, the cache's bookkeeping. */
-const ENTRY_OVERHEAD_BYTES = 1024;
-
-/**
- * Roughly the memory a cached answer holds: its bytes (and, once made, its text at most two
- * bytes a character), its key, and a fixed overhead.
- */
-export function answerSize(answer: Answer<unknown>, key: string): number {
-  return answer.body.length * 3 + key.length * 2 + ENTRY_OVERHEAD_BYTES;
 }

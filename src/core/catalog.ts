@@ -1,6 +1,6 @@
 import { lowerBound } from "../snapshot/lower-bound.ts";
 import { compareCodeUnits, fold, words as wordsOf } from "../snapshot/text.ts";
-import type { Catalog } from "../snapshot/types.ts";
+import type { Part, SnapshotView } from "../snapshot/view.ts";
 
 /**
  * The words of the snapshot's offerings index, sorted, each with the positions (catalog order)
@@ -14,42 +14,39 @@ interface OfferingWords {
   readonly positions: readonly (readonly number[])[];
 }
 
-const wordsByCatalog = new WeakMap<Catalog, OfferingWords>();
-
-function offeringWords(catalog: Catalog): OfferingWords {
-  let found = wordsByCatalog.get(catalog);
-  if (found !== undefined) return found;
-  const { documentIds, index } = catalog.index.toJSON();
-  const entries: [string, number[]][] = [];
-  for (const [word, fields] of index) {
-    const positions = new Set<number>();
-    for (const documents of Object.values(fields)) {
-      for (const shortId of Object.keys(documents)) {
-        // A document the index has discarded is no match (as MiniSearch's search skips it).
-        if (Object.hasOwn(documentIds, shortId)) positions.add(documentIds[shortId] as number);
+const OFFERING_WORDS: Part<OfferingWords> = {
+  name: "offering words",
+  make: (view) => {
+    const { documentIds, index } = view.snapshot.catalog.index.toJSON();
+    const entries: [string, number[]][] = [];
+    for (const [word, fields] of index) {
+      const positions = new Set<number>();
+      for (const documents of Object.values(fields)) {
+        for (const shortId of Object.keys(documents)) {
+          // A document the index has discarded is no match (as MiniSearch's search skips it).
+          if (Object.hasOwn(documentIds, shortId)) positions.add(documentIds[shortId] as number);
+        }
       }
+      if (positions.size > 0) entries.push([word, [...positions]]);
     }
-    if (positions.size > 0) entries.push([word, [...positions]]);
-  }
-  entries.sort(([a], [b]) => compareCodeUnits(a, b));
-  found = { words: entries.map(([word]) => word), positions: entries.map(([, positions]) => positions) };
-  wordsByCatalog.set(catalog, found);
-  return found;
-}
+    entries.sort(([a], [b]) => compareCodeUnits(a, b));
+    return { words: entries.map(([word]) => word), positions: entries.map(([, positions]) => positions) };
+  },
+};
 
 /**
  * Offerings search (contract §4): every term must start a word of the name, description,
  * audience or a feature; catalog order. The positions of the offerings found, or null for the
  * whole catalog (no q, or no searchable terms in it).
  */
-export function offeringsMatching(catalog: Catalog, q: string | undefined): readonly number[] | null {
+export function offeringsMatching(view: SnapshotView, q: string | undefined): readonly number[] | null {
   if (q === undefined) return null;
   // Split and folded as the index's options split and fold (src/snapshot/search-index.ts).
   const typed = wordsOf(q);
   if (typed.length === 0) return null;
-  const { words, positions } = offeringWords(catalog);
+  const { words, positions } = view.get(OFFERING_WORDS);
   // How many terms so far each offering has matched: it stays in only while it matches every one.
-  const matched = new Uint32Array(catalog.offerings.length);
+  const matched = new Uint32Array(view.snapshot.catalog.offerings.length);
   let terms = 0;
   for (const word of typed) {
     const term = fold(word);

@@ -7,9 +7,10 @@ import { checkListingFile, ListingReadError } from "../snapshot/listings-on-disk
 import { lowerBound } from "../snapshot/lower-bound.ts";
 import { fold, words } from "../snapshot/text.ts";
 import type { Directory } from "../snapshot/types.ts";
+import type { Part, SnapshotView } from "../snapshot/view.ts";
 import { directoryUnavailable } from "./errors.ts";
 import { nextOffset } from "./paging.ts";
-import { EMPTY, pageOfIntersection, type RankSet, sizeOf, unionOf } from "./rank-sets.ts";
+import { emptySet, pageOfIntersection, type RankSet, sizeOf, unionOf } from "./rank-sets.ts";
 
 /** A validated directory search: what remains of the query once defaults are applied. */
 export interface DirectorySearch {
@@ -89,7 +90,7 @@ function setBytes(set: RankSet): number {
   return (set.kind === "sorted" ? set.ranks.byteLength : set.bits.byteLength) + 64;
 }
 
-/** Rank sets of term prefixes and location substrings, kept per directory: a directory never changes. */
+/** Rank sets of term prefixes and location substrings, kept for the view's life: a directory never changes. */
 interface SetCaches {
   prefixes: LRUCache<string, RankSet>;
   locations: LRUCache<string, RankSet>;
@@ -99,16 +100,19 @@ interface SetCaches {
   services: Map<string, RankSet>;
 }
 
-const caches = new WeakMap<Directory, SetCaches>();
-
-function cachesOf(directory: Directory): SetCaches {
-  let found = caches.get(directory);
-  if (found === undefined) {
+const RANK_SETS: Part<SetCaches> = {
+  name: "directory rank sets",
+  make: () => {
     const options = { maxSize: SET_CACHE_BYTES, sizeCalculation: setBytes };
-    found = { prefixes: new LRUCache(options), locations: new LRUCache(options), countries: new Map(), services: new Map() };
-    caches.set(directory, found);
-  }
-  return found;
+    return { prefixes: new LRUCache(options), locations: new LRUCache(options), countries: new Map(), services: new Map() };
+  },
+};
+
+/** The view's directory; directory_unavailable when its data could not be loaded. */
+export function directoryOf(view: SnapshotView): Directory {
+  const directory = view.snapshot.directory;
+  if (directory === null) throw directoryUnavailable();
+  return directory;
 }
 
 /** Listings with a word of the name, the service or the service's aliases that starts with `term` (folded). */
@@ -128,7 +132,7 @@ function countrySet(directory: Directory, { countries }: SetCaches, code: string
   let set = countries.get(code);
   if (set === undefined) {
     const entry = directory.countryIndex.get(code);
-    if (entry === undefined) return EMPTY;
+    if (entry === undefined) return emptySet();
     set = { kind: "sorted", ranks: postingsAt(directory.index.countryPostings, entry) };
     countries.set(code, set);
   }
@@ -140,7 +144,7 @@ function serviceSet(directory: Directory, { services }: SetCaches, name: string)
   let set = services.get(name);
   if (set === undefined) {
     const entry = directory.index.services.indexOf(name);
-    if (entry === -1) return EMPTY;
+    if (entry === -1) return emptySet();
     set = { kind: "sorted", ranks: postingsAt(directory.index.servicePostings, entry) };
     services.set(name, set);
   }
@@ -171,10 +175,11 @@ function locationSet(directory: Directory, { locations }: SetCaches, text: strin
  * location is a substring of city, region or postal code, country an exact code. Each condition
  * is a set of ranks; the page walks their intersection in rank (name) order.
  */
-export function searchDirectory(directory: Directory, search: NormalizedSearch): RankedPage {
+export function searchDirectory(view: SnapshotView, search: NormalizedSearch): RankedPage {
+  const directory = directoryOf(view);
   const { limit, offset } = search;
   const empty = (): RankedPage => ({ ranks: [], limit, offset, nextOffset: null });
-  const sets = conditionSets(directory, search);
+  const sets = conditionSets(view, search);
   if (sets === null) return empty();
   for (const set of sets) if (sizeOf(set) === 0) return empty();
   const { ranks, more } = pageOfIntersection(sets, directory.index.count, offset, limit);
@@ -182,12 +187,13 @@ export function searchDirectory(directory: Directory, search: NormalizedSearch):
 }
 
 /** Each condition of a search as a set of ranks; null when q had words that all folded to nothing (no match). */
-export function conditionSets(directory: Directory, search: NormalizedSearch): RankSet[] | null {
+export function conditionSets(view: SnapshotView, search: NormalizedSearch): RankSet[] | null {
   const { typed, terms, country, location, service } = search;
   if (typed > 0 && terms.length === 0) return null;
   const sets: RankSet[] = [];
   if (terms.length === 0 && country === "" && location === "" && service === "") return sets;
-  const caches = cachesOf(directory);
+  const directory = directoryOf(view);
+  const caches = view.get(RANK_SETS);
   for (const term of terms) sets.push(prefixSet(directory, caches, term));
   if (country !== "") sets.push(countrySet(directory, caches, country));
   if (service !== "") sets.push(serviceSet(directory, caches, service));

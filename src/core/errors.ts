@@ -12,23 +12,30 @@ import {
 import type { ErrorBody, ErrorCode } from "../schemas/error.ts";
 import type { ParameterRules } from "../schemas/parameters.ts";
 
+/** What an error's answer says besides its body: when to retry (Retry-After), and which methods a path takes (Allow). */
+interface ErrorFacts {
+  readonly retryAfterSeconds?: number;
+  readonly allow?: string;
+}
+
 /**
  * A failure the client can act on. REST sends it as an Error body with `status`; MCP sends the
- * same body as an `isError` tool result. `status` follows HTTP because both speak of it.
+ * same body as an `isError` tool result. `status` follows HTTP because both speak of it; the
+ * headers that carry its facts are written by src/api/error-headers.ts.
  */
 export class ApiError extends Error {
   readonly status: number;
   readonly code: ErrorCode;
   readonly resolution: string;
-  readonly headers: Readonly<Record<string, string>>;
+  readonly facts: ErrorFacts;
 
-  constructor(status: number, code: ErrorCode, message: string, resolution: string, headers: Record<string, string> = {}) {
+  constructor(status: number, code: ErrorCode, message: string, resolution: string, facts: ErrorFacts = {}) {
     super(message);
     this.name = "ApiError";
     this.status = status;
     this.code = code;
     this.resolution = resolution;
-    this.headers = headers;
+    this.facts = facts;
   }
 
   toBody(): ErrorBody {
@@ -94,7 +101,7 @@ export function directoryUnavailable(): ApiError {
     "directory_unavailable",
     "The directory data is unavailable right now. This is not an empty result.",
     `Wait ${DIRECTORY_RETRY_AFTER_SECONDS} seconds and retry; the offerings catalog still works meanwhile.`,
-    { "retry-after": String(DIRECTORY_RETRY_AFTER_SECONDS) },
+    { retryAfterSeconds: DIRECTORY_RETRY_AFTER_SECONDS },
   );
 }
 
@@ -105,7 +112,7 @@ export function snapshotUnavailable(): ApiError {
     "directory_unavailable",
     "The service is starting and has no data to answer from yet. This is not an empty result.",
     `Wait ${DIRECTORY_RETRY_AFTER_SECONDS} seconds and retry.`,
-    { "retry-after": String(DIRECTORY_RETRY_AFTER_SECONDS) },
+    { retryAfterSeconds: DIRECTORY_RETRY_AFTER_SECONDS },
   );
 }
 
@@ -164,7 +171,7 @@ export function rateLimited(retryAfterSeconds: number): ApiError {
     "rate_limited",
     "Too many requests from this client in the last minute.",
     `Wait ${retryAfterSeconds} seconds (Retry-After) before retrying, cache answers for at least a minute, and use ${BULK_JSON_PATH} for bulk reads.`,
-    { "retry-after": String(retryAfterSeconds) },
+    { retryAfterSeconds },
   );
 }
 
@@ -177,6 +184,6 @@ export function overloaded(retryAfterSeconds: number): ApiError {
     "rate_limited",
     "The service is under heavy load and is turning requests away for a moment.",
     `Wait ${retryAfterSeconds} seconds (Retry-After) and retry.`,
-    { "retry-after": String(retryAfterSeconds) },
+    { retryAfterSeconds },
   );
 }

@@ -1,8 +1,8 @@
 import { FACET_MAX_VALUES } from "../contract.ts";
 import type { DirectoryFacets, FacetCount } from "../schemas/responses.ts";
 import type { Postings } from "../snapshot/directory-index.ts";
-import type { Directory } from "../snapshot/types.ts";
-import { conditionSets, type NormalizedSearch } from "./directory.ts";
+import type { Part, SnapshotView } from "../snapshot/view.ts";
+import { conditionSets, directoryOf, type NormalizedSearch } from "./directory.ts";
 import { type RankSet, visitIntersection } from "./rank-sets.ts";
 
 /** The facets an answer holds, in the order of its fields. */
@@ -33,13 +33,11 @@ interface FacetTable {
   readonly whole: DirectoryFacets;
 }
 
-const tables = new WeakMap<Directory, FacetTable>();
-
-/** The directory's facet table, made from its postings on first use (4 bytes a listing a facet) and kept with it. */
-function tableOf(directory: Directory): FacetTable {
-  let table = tables.get(directory);
-  if (table === undefined) {
-    const { index } = directory;
+/** The directory's facet table, made from its postings on first use (4 bytes a listing a facet) and kept with the view. */
+const FACET_TABLE: Part<FacetTable> = {
+  name: "facet columns",
+  make: (view) => {
+    const { index } = directoryOf(view);
     const columns: Columns = {
       service: columnOf(index.services, index.servicePostings, index.count),
       category: columnOf(index.categories, index.categoryPostings, index.count),
@@ -47,11 +45,9 @@ function tableOf(directory: Directory): FacetTable {
       city: columnOf(index.cities, index.cityPostings, index.count),
     };
     // A search without conditions: every listing, counted once per snapshot.
-    table = { columns, whole: counted(columns, [], index.count) };
-    tables.set(directory, table);
-  }
-  return table;
-}
+    return { columns, whole: counted(columns, [], index.count) };
+  },
+};
 
 /** The values with a count, by count descending then value (code-unit order), at most FACET_MAX_VALUES. */
 function topValues(values: readonly string[], counts: Uint32Array): FacetCount[] {
@@ -74,11 +70,11 @@ const NONE: DirectoryFacets = { total: 0, service: [], category: [], country: []
  * matching listings with how many have each. The matches are exactly the search's (the same
  * condition sets, limit and offset aside); each is visited once and its four values counted.
  */
-export function facetDirectory(directory: Directory, search: NormalizedSearch): DirectoryFacets {
-  const sets = conditionSets(directory, search);
+export function facetDirectory(view: SnapshotView, search: NormalizedSearch): DirectoryFacets {
+  const sets = conditionSets(view, search);
   if (sets === null) return NONE;
-  const { columns, whole } = tableOf(directory);
-  return sets.length === 0 ? whole : counted(columns, sets, directory.index.count);
+  const { columns, whole } = view.get(FACET_TABLE);
+  return sets.length === 0 ? whole : counted(columns, sets, directoryOf(view).index.count);
 }
 
 /** The facets of the listings every set holds (every listing when there are none): each visited once, its four values counted. */

@@ -4,44 +4,44 @@
  * nothing is scored or sorted per request, and a page stops after the matches it needs.
  */
 
-/** An ascending array of ranks, or a bitmap of `size` ranks (for large unions). */
+/**
+ * An ascending array of ranks, or a bitmap of `size` ranks (for large unions). A set is kept (per
+ * term, country, location: src/core/directory.ts) and used again, so what an intersection needs
+ * of it is made on first use and kept on the set itself: a sorted set's bitmap, and the summary
+ * of a bitmap (bit w set when its word w is not zero).
+ */
 export type RankSet =
-  | { readonly kind: "sorted"; readonly ranks: Uint32Array }
-  | { readonly kind: "bits"; readonly bits: Uint32Array; readonly size: number };
+  | { readonly kind: "sorted"; readonly ranks: Uint32Array; bitmap?: Uint32Array; summary?: Uint32Array }
+  | { readonly kind: "bits"; readonly bits: Uint32Array; readonly size: number; summary?: Uint32Array };
 
-export const EMPTY: RankSet = { kind: "sorted", ranks: new Uint32Array(0) };
+/** The empty set; a new one each time, so that what is kept on it never serves two directories. */
+export function emptySet(): RankSet {
+  return { kind: "sorted", ranks: new Uint32Array(0) };
+}
 
 export function sizeOf(set: RankSet): number {
   return set.kind === "sorted" ? set.ranks.length : set.size;
 }
 
-/** Bitmaps of sorted sets, made on first use: sets are kept (per term, country, location) and reused. */
-const bitmaps = new WeakMap<RankSet, Uint32Array>();
-/** Summaries of bitmaps: bit w is set when word w of the bitmap is not zero. */
-const summaries = new WeakMap<Uint32Array, Uint32Array>();
-
-/** Which words of `bits` hold any rank, one bit a word: an intersection skips the regions a set leaves empty. */
-function summaryOf(bits: Uint32Array): Uint32Array {
-  let summary = summaries.get(bits);
-  if (summary === undefined) {
-    summary = new Uint32Array((bits.length + 31) >>> 5);
-    for (let word = 0; word < bits.length; word += 1) {
-      if ((bits[word] ?? 0) !== 0) summary[word >>> 5] = (summary[word >>> 5] ?? 0) | (1 << (word & 31));
-    }
-    summaries.set(bits, summary);
+/** Which words of the set's bitmap hold any rank, one bit a word: an intersection skips the regions a set leaves empty. */
+function summaryOf(set: RankSet, count: number): Uint32Array {
+  if (set.summary !== undefined) return set.summary;
+  const bits = bitsOf(set, count);
+  const summary = new Uint32Array((bits.length + 31) >>> 5);
+  for (let word = 0; word < bits.length; word += 1) {
+    if ((bits[word] ?? 0) !== 0) summary[word >>> 5] = (summary[word >>> 5] ?? 0) | (1 << (word & 31));
   }
+  set.summary = summary;
   return summary;
 }
 
 /** The set as a bitmap over `count` ranks (32 per word). */
 function bitsOf(set: RankSet, count: number): Uint32Array {
   if (set.kind === "bits") return set.bits;
-  let bits = bitmaps.get(set);
-  if (bits === undefined) {
-    bits = new Uint32Array((count + 31) >>> 5);
-    for (const rank of set.ranks) bits[rank >>> 5] = (bits[rank >>> 5] ?? 0) | (1 << (rank & 31));
-    bitmaps.set(set, bits);
-  }
+  if (set.bitmap !== undefined) return set.bitmap;
+  const bits = new Uint32Array((count + 31) >>> 5);
+  for (const rank of set.ranks) bits[rank >>> 5] = (bits[rank >>> 5] ?? 0) | (1 << (rank & 31));
+  set.bitmap = bits;
   return bits;
 }
 
@@ -51,7 +51,7 @@ function bitsOf(set: RankSet, count: number): Uint32Array {
  */
 export function unionOf(lists: readonly Uint32Array[], count: number): RankSet {
   const nonEmpty = lists.filter((list) => list.length > 0);
-  if (nonEmpty.length === 0) return EMPTY;
+  if (nonEmpty.length === 0) return emptySet();
   if (nonEmpty.length === 1) return { kind: "sorted", ranks: nonEmpty[0] as Uint32Array };
   const total = nonEmpty.reduce((sum, list) => sum + list.length, 0);
   if (total * 32 < count) {
@@ -211,7 +211,14 @@ export function pageOfIntersection(sets: readonly RankSet[], count: number, offs
   if (driver.kind === "sorted" && driver.ranks.length * 32 < count)
     return { ranks: page.ranks, more: walkSorted(driver.ranks, others, page) };
   const all = [bitsOf(driver, count), ...others];
-  return { ranks: page.ranks, more: walkBitmaps(all, all.map(summaryOf), page) };
+  return {
+    ranks: page.ranks,
+    more: walkBitmaps(
+      all,
+      ordered.map((set) => summaryOf(set, count)),
+      page,
+    ),
+  };
 }
 
 /**

@@ -2,7 +2,8 @@ import { currentCountryCode } from "../schemas/countries.ts";
 import { lowerBound } from "../snapshot/lower-bound.ts";
 import { fold, words } from "../snapshot/text.ts";
 import type { Directory } from "../snapshot/types.ts";
-import { listingAt, normalizeSearch, searchDirectory } from "./directory.ts";
+import type { SnapshotView } from "../snapshot/view.ts";
+import { directoryOf, listingAt, normalizeSearch, searchDirectory } from "./directory.ts";
 
 /**
  * Help for a directory search that found nothing (the pages' and MCP's next step, not the REST
@@ -77,7 +78,8 @@ function fields(search: SearchFields): SearchFields {
   return kept;
 }
 
-function placeSuggestion(directory: Directory, search: SearchFields, typed: readonly string[]): PlaceSuggestion | null {
+function placeSuggestion(view: SnapshotView, search: SearchFields, typed: readonly string[]): PlaceSuggestion | null {
+  const directory = directoryOf(view);
   // Two-word places first ("milton keynes"), then single words.
   for (const size of [2, 1]) {
     for (let start = 0; start + size <= typed.length; start += 1) {
@@ -86,7 +88,7 @@ function placeSuggestion(directory: Directory, search: SearchFields, typed: read
       if (key === "" || FILLER.has(key) || !isPlace(directory, key)) continue;
       const rest = [...typed.slice(0, start), ...typed.slice(start + size)].filter((word) => !FILLER.has(fold(word)));
       const q = rest.join(" ");
-      const page = searchDirectory(directory, normalizeSearch({ q, location: key, country: search.country, limit: 25, offset: 0 }));
+      const page = searchDirectory(view, normalizeSearch({ q, location: key, country: search.country, limit: 25, offset: 0 }));
       if (page.ranks.length === 0) continue;
       const place = placeName(directory, page.ranks[0], key, placeWords.join(" "));
       const services = new Set(page.ranks.map((rank) => listingAt(directory, rank).service));
@@ -118,30 +120,30 @@ function spellingSuggestions(directory: Directory, search: SearchFields, typed: 
 }
 
 /** Whether a search finds any listing. */
-function finds(directory: Directory, search: SearchFields): boolean {
-  return searchDirectory(directory, normalizeSearch({ ...search, limit: 1, offset: 0 })).ranks.length > 0;
+function finds(view: SnapshotView, search: SearchFields): boolean {
+  return searchDirectory(view, normalizeSearch({ ...search, limit: 1, offset: 0 })).ranks.length > 0;
 }
 
 /** The assigned code a reserved one stands for (UK → GB), when the directory has listings there. */
-function countryMeant(directory: Directory, search: SearchFields): { typed: string; meant: string } | null {
+function countryMeant(view: SnapshotView, search: SearchFields): { typed: string; meant: string } | null {
   const typed = (search.country ?? "").toUpperCase();
   const meant = currentCountryCode(typed);
-  return meant !== undefined && finds(directory, { country: meant }) ? { typed, meant } : null;
+  return meant !== undefined && finds(view, { country: meant }) ? { typed, meant } : null;
 }
 
 /** What to offer when `search` found nothing. */
-export function helpForEmptySearch(directory: Directory, search: SearchFields): EmptySearchHelp {
+export function helpForEmptySearch(view: SnapshotView, search: SearchFields): EmptySearchHelp {
   const typed = words(search.q ?? "");
   // Every suggestion searches in the country meant (GB for UK); that one alone is offered when it finds listings.
-  const country = countryMeant(directory, search);
+  const country = countryMeant(view, search);
   const meant = country === null ? search : { ...search, country: country.meant };
   const instead = country === null ? null : { typed: country.typed, suggestion: country.meant, search: fields(meant) };
-  const spellings = spellingSuggestions(directory, meant, typed);
+  const spellings = spellingSuggestions(directoryOf(view), meant, typed);
   // The place is looked for with the words respelled: "electrican dublin" → Electrical in Dublin.
   const respelled = typed.map((word) => spellings.find((spelling) => spelling.typed === word)?.suggestion ?? word);
   return {
-    place: placeSuggestion(directory, meant, respelled),
+    place: placeSuggestion(view, meant, respelled),
     spellings,
-    country: instead !== null && finds(directory, meant) ? instead : null,
+    country: instead !== null && finds(view, meant) ? instead : null,
   };
 }

@@ -1,22 +1,27 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from "fastify";
 import { CACHE_CONTROL_SUCCESS, DIRECTORY_API_PATH, MCP_MAX_MESSAGE_BYTES, OFFERINGS_API_PATH } from "../contract.ts";
+import type { AnswerCache } from "../core/answer-cache.ts";
 import { invalidParameter, malformedRequest, offeringNotFound } from "../core/errors.ts";
-import type { CatalogService } from "../core/service.ts";
 import { AJV_OPTIONS, REQUEST_VALIDATION } from "../schemas/ajv.ts";
 import { DIRECTORY_RULES } from "../schemas/parameters.ts";
-import { registerCaching } from "./caching.ts";
-import { clientErrorHandler, isApiPath, registerErrorHandling, registerNotFound, sendError } from "./errors.ts";
-import { registerHealth } from "./health.ts";
-import { type LimitOptions, registerLimits } from "./limits.ts";
+import type { Part, ServedView } from "../snapshot/view.ts";
+import { isApiPath, sendError } from "./error-reply.ts";
+import { registerCaching } from "./hooks/caching.ts";
+import { clientErrorHandler, registerErrorHandling, registerNotFound } from "./hooks/errors.ts";
+import { type LimitOptions, registerLimits } from "./hooks/limits.ts";
+import { registerRequestLog } from "./hooks/request-log.ts";
+import { registerSecurity } from "./hooks/security.ts";
+import { registerTrailingSlash } from "./hooks/trailing-slash.ts";
 import { notFoundPage } from "./page-replies.ts";
-import { pagesPlugin } from "./pages.ts";
-import { registerRequestLog } from "./request-log.ts";
-import { restRoutes } from "./rest.ts";
-import { registerSecurity } from "./security.ts";
-import { registerTrailingSlash } from "./trailing-slash.ts";
+import { registerHealth } from "./routes/health.ts";
+import { pagesPlugin } from "./routes/pages.ts";
+import { restRoutes } from "./routes/rest.ts";
 
 export interface HttpAppOptions {
-  service: CatalogService;
+  /** The snapshot's view to answer from. */
+  served: ServedView;
+  /** The view's answer cache (src/core/answer-cache.ts), shared with MCP. */
+  answers: Part<AnswerCache | null>;
   logger?: FastifyServerOptions["logger"];
   /** Requests per client per minute before 429; 0 (the default here) turns rate limiting off. */
   rateLimitMax?: number;
@@ -38,7 +43,8 @@ const MAX_PARAM_LENGTH = 1000;
  * listens (see src/server.ts).
  */
 export async function buildHttpApp({
-  service,
+  served,
+  answers,
   logger = false,
   rateLimitMax = 0,
   trustProxy = false,
@@ -46,7 +52,7 @@ export async function buildHttpApp({
   observe,
   onRefused,
 }: HttpAppOptions): Promise<FastifyInstance> {
-  const notFound = notFoundPage(service);
+  const notFound = notFoundPage(served);
   const app = Fastify({
     logger,
     // src/http/request-log.ts writes one line per request instead of fastify's two.
@@ -79,10 +85,11 @@ export async function buildHttpApp({
       }
       return sendError(reply, malformedRequest());
     },
-    // Integers are read from query strings by src/http/rest.ts, which accepts decimal digits only.
+    // Integers are read from query strings by src/http/routes/rest.ts, which accepts decimal digits only.
     ajv: { customOptions: { ...AJV_OPTIONS, ...REQUEST_VALIDATION } },
   });
 
+  // The hooks that cut across routes, then the routes.
   observe?.(app);
   registerErrorHandling(app);
   registerRequestLog(app);
@@ -90,9 +97,10 @@ export async function buildHttpApp({
   await registerLimits(app, { rateLimitMax, onRefused });
   registerCaching(app, cacheControl);
   registerTrailingSlash(app);
-  registerHealth(app, service);
-  restRoutes(app, service);
-  await app.register(pagesPlugin, { service });
   registerNotFound(app, notFound);
+
+  registerHealth(app, served);
+  restRoutes(app, served, answers);
+  await app.register(pagesPlugin, { served, answers });
   return app;
 }

@@ -1,16 +1,20 @@
 import type { FastifyError, FastifyInstance } from "fastify";
+import { errorHeaders } from "../api/error-headers.ts";
 import type { Config } from "../config.ts";
 import { JSON_TYPE, MCP_MAX_MESSAGE_BYTES, MCP_PATH } from "../contract.ts";
+import type { AnswerCache } from "../core/answer-cache.ts";
 import { ApiError } from "../core/errors.ts";
-import type { CatalogService } from "../core/service.ts";
+import type { Part, ServedView } from "../snapshot/view.ts";
 import { loadRequestSchemas } from "./protocol.ts";
-import { createResourceIndexer } from "./resources.ts";
+import { resourceIndexPart } from "./resources.ts";
 import { RPC } from "./rpc.ts";
 import { createDispatcher, type McpObserver, serverInfo } from "./server.ts";
 import { corsHeaders, McpHttpError, preflightHeaders, refusals, requestRules, toMessage } from "./transport.ts";
 
 export interface McpOptions {
-  service: CatalogService;
+  served: ServedView;
+  /** The view's answer cache, shared with REST and the pages. */
+  answers: Part<AnswerCache | null>;
   config: Config;
   observer?: McpObserver;
   /** Wraps the dispatcher once, at start: src/tracing's MCP spans when tracing is on. Without it the dispatcher answers as it is. */
@@ -25,7 +29,7 @@ function toMcpHttpError(error: FastifyError): McpHttpError {
   if (error instanceof McpHttpError) return error;
   // A refusal made before the endpoint's own rules ran (rate limit, load shedding), in JSON-RPC's shape.
   if (error instanceof ApiError)
-    return new McpHttpError(error.status, RPC.serverError, `${error.message} ${error.resolution}`, { ...error.headers });
+    return new McpHttpError(error.status, RPC.serverError, `${error.message} ${error.resolution}`, errorHeaders(error));
   switch (error.statusCode) {
     case 413:
       return refusals.tooLarge();
@@ -45,10 +49,10 @@ function toMcpHttpError(error: FastifyError): McpHttpError {
  * not REST Error objects) and hooks stay away from the REST routes. A browser page on an allowed
  * origin gets CORS: its preflight (OPTIONS) is answered, and answers to its POSTs name its origin.
  */
-export async function registerMcp(app: FastifyInstance, { service, config, observer, wrapDispatch }: McpOptions): Promise<void> {
+export async function registerMcp(app: FastifyInstance, { served, answers, config, observer, wrapDispatch }: McpOptions): Promise<void> {
   const rules = requestRules(config);
   const info = serverInfo(config.baseUrl);
-  const dispatcher = createDispatcher({ service, observer, resources: createResourceIndexer(config.baseUrl), serverInfo: info });
+  const dispatcher = createDispatcher({ served, answers, observer, resources: resourceIndexPart(config.baseUrl), serverInfo: info });
   const dispatch = wrapDispatch === undefined ? dispatcher : wrapDispatch(dispatcher);
 
   await app.register(async (scope) => {

@@ -1,6 +1,7 @@
 import { MCP_APP, type ResourceSource, resourceList } from "../api/resources.ts";
 import type { OfferingList } from "../schemas/responses.ts";
 import type { Snapshot } from "../snapshot/types.ts";
+import type { Part } from "../snapshot/view.ts";
 import type { ListResourcesResult, ReadResourceResult, Resource } from "./protocol.ts";
 
 /** One readable document: its resources/list entry and its resources/read answer. */
@@ -36,14 +37,13 @@ function appResource(html: string): CatalogResource {
 }
 
 /**
- * The resources of a snapshot, derived from its catalog and pages once and kept as long as the
- * snapshot is: a request only looks up. A page the snapshot lacks is not listed.
+ * The resources of a view, derived from its catalog and pages once and kept as long as the view
+ * is: a request only looks up. A page the snapshot lacks is not listed.
  */
-export function createResourceIndexer(baseUrl: string): (snapshot: Snapshot) => ResourceIndex {
-  const indexes = new WeakMap<Snapshot, ResourceIndex>();
-  return (snapshot) => {
-    let index = indexes.get(snapshot);
-    if (index === undefined) {
+export function resourceIndexPart(baseUrl: string): Part<ResourceIndex> {
+  return {
+    name: "mcp resources",
+    make: ({ snapshot }) => {
       const byUri = new Map<string, CatalogResource>();
       for (const { path, source, ...entry } of resourceList(snapshot.catalog.offerings)) {
         const text = textOf(snapshot, source);
@@ -56,9 +56,7 @@ export function createResourceIndexer(baseUrl: string): (snapshot: Snapshot) => 
       }
       const list = { resources: [...byUri.values()].map((resource) => resource.descriptor) };
       byUri.set(MCP_APP.uri, appResource(snapshot.mcpApp));
-      index = { list, byUri };
-      indexes.set(snapshot, index);
-    }
-    return index;
+      return { list, byUri };
+    },
   };
 }

@@ -18,16 +18,17 @@ import {
   MCP_PROTOCOL_VERSIONS,
   SVG_TYPE,
 } from "../contract.ts";
+import type { AnswerCache } from "../core/answer-cache.ts";
 import { ApiError, describeName } from "../core/errors.ts";
-import type { CatalogService } from "../core/service.ts";
+import { servedView } from "../core/served.ts";
 import { FAVICON_SIZE } from "../render/favicon.ts";
-import type { Snapshot } from "../snapshot/types.ts";
+import type { Part, ServedView } from "../snapshot/view.ts";
 import { checkUnanswered, type Era, eraOf, META_KEYS } from "./era.ts";
 import { isObject } from "./json.ts";
 import { type Implementation, type InitializeResult, requestSchemas, type ServerCapabilities } from "./protocol.ts";
 import type { ResourceIndex } from "./resources.ts";
 import { RPC, RpcError } from "./rpc.ts";
-import { toolResponse, toolResponseFrame } from "./tool-response.ts";
+import { resultBytes, toolResponse, toolResponseFrame } from "./tool-response.ts";
 import { TOOLS_BY_NAME, toolList } from "./tools.ts";
 import type { RpcMessage } from "./transport.ts";
 
@@ -69,10 +70,12 @@ export interface McpObserver {
 
 /** What the dispatcher answers from; built once by the plugin. */
 export interface McpContext {
-  service: CatalogService;
+  served: ServedView;
+  /** The view's answer cache, shared with REST and the pages (src/core/answer-cache.ts). */
+  answers: Part<AnswerCache | null>;
   observer?: McpObserver;
-  /** The resources of a snapshot, derived once per snapshot. */
-  resources: (snapshot: Snapshot) => ResourceIndex;
+  /** The resources of a view, derived once per view. */
+  resources: Part<ResourceIndex>;
   serverInfo: Implementation;
 }
 
@@ -146,7 +149,7 @@ type Handler = (request: Request, era: Era, log: FastifyBaseLogger) => string | 
 export function createDispatcher(
   context: McpContext,
 ): (message: RpcMessage, headers: IncomingHttpHeaders, log: FastifyBaseLogger) => McpReply | null {
-  const { service, observer } = context;
+  const { served, answers, observer } = context;
   /** The tool the current tools/call called and whether it answered, for the observer (the dispatch is synchronous). */
   let toolCalled: { readonly name: string; readonly ok: boolean } | null = null;
   const serverMeta = { [META_KEYS.serverInfo]: context.serverInfo };
@@ -177,15 +180,25 @@ export function createDispatcher(
           `Tool ${describeName(params.name)} does not exist; call tools/list for the tools this server offers.`,
         );
       }
-      const outcome = tool.call(service, params.arguments, (error) => log.error({ err: error }, "mcp tool failed"));
+      const [frame, fields] = era.kind === "modern" ? [frames.modern, modernFields] : [frames.legacy, ""];
+      const view = served.current();
+      const refusal = tool.refusal(params.arguments);
+      const cache = refusal === null && view !== null ? view.get(answers) : null;
+      // A successful answer is kept as its bytes after the id: a hit only writes the id before them.
+      const key = cache === null ? "" : `mcp ${era.kind} ${tool.name} ${tool.key(params.arguments)}`;
+      const hit = cache?.find(key);
+      if (hit !== undefined) {
+        if (observer !== undefined) toolCalled = { name: tool.name, ok: true };
+        return toolResponse(request.id, hit.body);
+      }
+      const outcome = refusal ?? tool.call(view, params.arguments, (error) => log.error({ err: error }, "mcp tool failed"));
       if (observer !== undefined) toolCalled = { name: tool.name, ok: outcome.kind === "answer" };
-      return era.kind === "modern"
-        ? toolResponse(request.id, outcome, frames.modern, modernFields)
-        : toolResponse(request.id, outcome, frames.legacy, "");
+      if (cache === null || outcome.kind === "error") return resultBytes(outcome, frame, fields, request.id);
+      return toolResponse(request.id, cache.keep(key, { body: resultBytes(outcome, frame, fields, null), headers: [] }).body);
     },
     "resources/list": (request, era) => {
       parsed(requestSchemas().ListResourcesRequestSchema, request);
-      return result(era, request.id, context.resources(service.current()).list, true);
+      return result(era, request.id, servedView(served).get(context.resources).list, true);
     },
     "resources/templates/list": (request, era) => {
       parsed(requestSchemas().ListResourceTemplatesRequestSchema, request);
@@ -193,7 +206,7 @@ export function createDispatcher(
     },
     "resources/read": (request, era) => {
       const { params } = parsed(requestSchemas().ReadResourceRequestSchema, request);
-      const resource = context.resources(service.current()).byUri.get(params.uri);
+      const resource = servedView(served).get(context.resources).byUri.get(params.uri);
       if (resource === undefined) {
         const message = "Resource not found; call resources/list for the URIs this server offers.";
         // 2026-07-28 moved resource-not-found from -32002 to Invalid Params, with the URI as data (Resources: Error Handling).

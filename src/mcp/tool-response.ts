@@ -29,35 +29,45 @@ export function toolResponseFrame(fields: string): ToolResponseFrame {
   };
 }
 
+/** An id as JSON text. */
+function idJson(id: string | number): string {
+  return typeof id === "number" ? String(id) : JSON.stringify(id);
+}
+
 /**
- * A tool's outcome as the JSON-RPC response, in the era's `frame`; `fields` is the era's result
- * fields for an error result. A successful answer's JSON (the REST body, made once) is spliced
- * in as bytes, as structuredContent and, escaped, as the text copy: it is neither parsed nor
- * serialised again, nor decoded as UTF-8.
+ * A tool's outcome as the JSON-RPC response of request `id` (or, with `id` null, the response's
+ * bytes after its id), in the era's `frame`; `fields` is the era's result fields for an error
+ * result. A successful answer's JSON (the REST body, made once) is spliced in as bytes, as
+ * structuredContent and, escaped, as the text copy: it is neither parsed nor serialised again,
+ * nor decoded as UTF-8. The bytes after the id depend on the answer and the era alone, not on
+ * the request: they are what the answer cache keeps of a tool's answer (see toolResponse).
  */
-export function toolResponse(id: string | number, outcome: ToolOutcome, frame: ToolResponseFrame, fields: string): string | Buffer {
+export function resultBytes(outcome: ToolOutcome, frame: ToolResponseFrame, fields: string, id: string | number | null): Buffer {
+  const start = id === null ? "" : idJson(id);
   if (outcome.kind === "error") {
     const result = JSON.stringify(outcome.result);
-    return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{${fields}${result.slice(1)}}`;
+    return Buffer.from(`${id === null ? "" : `{"jsonrpc":"2.0","id":${start}`},"result":{${fields}${result.slice(1)}}`);
   }
   const { answer } = outcome;
   const escaped = answer.escapedParts();
   const { body } = answer;
-  const idJson = typeof id === "number" ? String(id) : JSON.stringify(id);
   const toStructured =
     outcome.note === undefined
       ? outcome.listingText
         ? frame.toStructured.withNotice
         : frame.toStructured.plain
       : toStructuredWith(outcome.note, outcome.listingText);
-  let length = RESPONSE_START.length + Buffer.byteLength(idJson) + frame.toText.length + toStructured.length + RESPONSE_END.length;
+  const prefix = id === null ? 0 : RESPONSE_START.length + Buffer.byteLength(start);
+  let length = prefix + frame.toText.length + toStructured.length + RESPONSE_END.length;
   for (const part of escaped) length += part.length;
   length += body.length;
   const response = allocateBody(length);
+  let at = 0;
+  if (id !== null) {
+    response.set(RESPONSE_START, 0);
+    at = RESPONSE_START.length + response.write(start, RESPONSE_START.length, "utf8");
+  }
   // TypedArray set throughout: Buffer#copy's argument handling costs more than copying a listing.
-  response.set(RESPONSE_START, 0);
-  let at = RESPONSE_START.length;
-  at += response.write(idJson, at, "utf8");
   response.set(frame.toText, at);
   at += frame.toText.length;
   for (const part of escaped) {
@@ -69,5 +79,15 @@ export function toolResponse(id: string | number, outcome: ToolOutcome, frame: T
   response.set(body, at);
   at += body.length;
   response.set(RESPONSE_END, at);
+  return response;
+}
+
+/** The JSON-RPC response of request `id` whose bytes after the id are `afterId` (resultBytes' with no id). */
+export function toolResponse(id: string | number, afterId: Buffer): Buffer {
+  const start = idJson(id);
+  const response = allocateBody(RESPONSE_START.length + Buffer.byteLength(start) + afterId.length);
+  response.set(RESPONSE_START, 0);
+  const at = RESPONSE_START.length + response.write(start, RESPONSE_START.length, "utf8");
+  response.set(afterId, at);
   return response;
 }

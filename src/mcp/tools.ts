@@ -1,11 +1,11 @@
 import { TOOLS } from "../api/tools/index.ts";
 import { QUOTE_URL_RULE, type ToolDefinition, UNTRUSTED_LISTING_TEXT } from "../api/tools/tool.ts";
 import type { Answer } from "../core/answer.ts";
-import { ApiError, internalError } from "../core/errors.ts";
-import type { CatalogService } from "../core/service.ts";
+import { ApiError, internalError, snapshotUnavailable } from "../core/errors.ts";
 import { parameterError } from "../core/validation.ts";
 import { createAjv, REQUEST_VALIDATION } from "../schemas/ajv.ts";
 import { type ErrorBody, ErrorBodySchema } from "../schemas/error.ts";
+import type { SnapshotView } from "../snapshot/view.ts";
 import type { CallToolResult, Tool, ToolAnnotations } from "./protocol.ts";
 
 /** Every tool only reads the snapshot: same answer for the same input, nothing outside it touched. */
@@ -32,8 +32,15 @@ export interface CatalogTool {
   readonly name: string;
   /** The tools/list entry, built once. */
   readonly descriptor: Tool;
-  /** Validates `args` and answers; never throws: every failure is an `isError` outcome. */
-  call(service: CatalogService, args: Record<string, unknown>, onUnexpected: (error: unknown) => void): ToolOutcome;
+  /** The `isError` result of arguments the input schema refuses; null when they are valid. */
+  refusal(args: Record<string, unknown>): ToolOutcome | null;
+  /** What an answer to valid `args` depends on besides the snapshot: their values in the schema's order. */
+  key(args: Record<string, unknown>): string;
+  /**
+   * Answers valid `args` from `view` (null before the first snapshot has loaded); never throws:
+   * every failure is an `isError` outcome.
+   */
+  call(view: SnapshotView | null, args: Record<string, unknown>, onUnexpected: (error: unknown) => void): ToolOutcome;
 }
 
 /** A copy that shares nothing with the schema constants, typed as the protocol's Tool. */
@@ -43,6 +50,13 @@ function jsonCopy<T>(value: unknown): T {
 
 function errorResult(body: ErrorBody): ToolOutcome {
   return { kind: "error", result: { content: [{ type: "text", text: JSON.stringify(body) }], structuredContent: body, isError: true } };
+}
+
+/** An ApiError as a tool's `isError` result: the REST body, with the tool's own advice where REST's names a URL. */
+function apiErrorResult(definition: Pick<ToolDefinition, "advice">, error: ApiError): ToolOutcome {
+  const body = error.toBody();
+  const advice = definition.advice?.[body.error.code];
+  return errorResult(advice === undefined ? body : { error: { ...body.error, resolution: advice } });
 }
 
 /**
@@ -75,19 +89,21 @@ function catalogTool(definition: ToolDefinition): CatalogTool {
   return {
     name: definition.name,
     descriptor,
-    call(service, args, onUnexpected) {
-      if (!validate(args)) return errorResult(parameterError(validate.errors ?? [], definition.rules, allowed).toBody());
+    refusal(args) {
+      return validate(args) ? null : errorResult(parameterError(validate.errors ?? [], definition.rules, allowed).toBody());
+    },
+    key(args) {
+      return JSON.stringify(allowed.map((name) => args[name] ?? null));
+    },
+    call(view, args, onUnexpected) {
+      if (view === null) return apiErrorResult(definition, snapshotUnavailable());
       let answer: Answer<Record<string, unknown>>;
       let note: string | undefined;
       try {
-        answer = definition.run(service, args);
-        note = definition.note?.(service, args, answer);
+        answer = definition.run(view, args);
+        note = definition.note?.(view, args, answer);
       } catch (error) {
-        if (error instanceof ApiError) {
-          const body = error.toBody();
-          const advice = definition.advice?.[body.error.code];
-          return errorResult(advice === undefined ? body : { error: { ...body.error, resolution: advice } });
-        }
+        if (error instanceof ApiError) return apiErrorResult(definition, error);
         onUnexpected(error);
         return errorResult(internalError().toBody());
       }

@@ -1,65 +1,20 @@
-import {
-  DIRECTORY_DEFAULT_LIMIT,
-  DIRECTORY_LOCATION_MAX_LENGTH,
-  DIRECTORY_PATH,
-  DIRECTORY_Q_MAX_LENGTH,
-  markdownPath,
-} from "../contract.ts";
-import type { PageSearch } from "../core/service.ts";
-import { coerceIntegers, integerParameters } from "../core/validation.ts";
-import { createAjv } from "../schemas/ajv.ts";
-import { ONE_LINE_PATTERN } from "../schemas/content.ts";
-import { DIRECTORY_RULES, DirectorySearchQuerySchema, directorySearchProperties, type ParameterRules } from "../schemas/parameters.ts";
+import { DIRECTORY_LOCATION_MAX_LENGTH, DIRECTORY_PATH, DIRECTORY_Q_MAX_LENGTH, markdownPath } from "../contract.ts";
 import { countryName } from "./business.ts";
 import { escapeHtml } from "./escape.ts";
 
 /**
- * The directory page's query string, validated with the API's own schemas (src/schemas): the
- * same rules, the same search. Parameters the page does not use (tracking tags) are ignored;
- * empty form fields count as left out. The page also takes `service`, which the API does not:
- * its counts by service link the search narrowed to one service, exactly the listings counted.
+ * The directory page's form and its URLs: the form filled in with what was typed, and the query
+ * strings of a search's pages and narrowed searches (src/http/directory-query.ts reads them back).
  */
 
-const PAGE_FIELDS = ["q", "location", "country", "service", "offset"] as const;
+/** The fields the page reads from its query string, in order. */
+export const PAGE_FIELDS = ["q", "location", "country", "service", "offset"] as const;
 export type PageField = (typeof PAGE_FIELDS)[number];
 
 const DIRECTORY_MARKDOWN_PATH = markdownPath(DIRECTORY_PATH);
 
-/** The fields a page's URL keeps, in its order. */
-export const SEARCH_FIELDS = ["q", "location", "country", "service"] as const;
-
-/** What the visitor typed (or followed), to fill the form again and link further pages (escaped when written). */
-export type FormValues = Partial<Record<(typeof SEARCH_FIELDS)[number], string>>;
-
-/**
- * A service name as the page takes it: as a listing may write it (one line, src/schemas/content.ts),
- * matched exactly. No shorter bound than the content's, or a link the page made could be refused.
- */
-const pageProperties = {
-  ...directorySearchProperties,
-  service: { type: "string", pattern: ONE_LINE_PATTERN },
-} as const;
-const PAGE_RULES: ParameterRules = {
-  ...DIRECTORY_RULES,
-  service: {
-    rule: "a service name on one line",
-    resolution: "Choose a service from the counts of a search, or leave it out.",
-  },
-};
-
-export type DirectoryPageQuery =
-  | { ok: true; query: PageSearch & { limit: number; offset: number }; form: FormValues; searched: boolean }
-  | { ok: false; field: PageField; problem: "invalid" | "repeated"; message: string; form: FormValues };
-
-// No coercion: the page reads numbers by the API's rule (decimal digits only, coerceIntegers).
-const ajv = createAjv();
-const INTEGERS = integerParameters(DirectorySearchQuerySchema);
-const validators = Object.fromEntries(
-  PAGE_FIELDS.map((name) => [name, ajv.compile({ type: "object", properties: { [name]: pageProperties[name] } })]),
-) as Record<PageField, ReturnType<typeof ajv.compile>>;
-
 /** How each field is named on the page. */
-const FIELD_LABELS: Readonly<Record<PageField, string>> = {
+export const FIELD_LABELS: Readonly<Record<PageField, string>> = {
   q: "Service or name",
   location: "Town, region or postcode",
   country: "Country code",
@@ -67,79 +22,26 @@ const FIELD_LABELS: Readonly<Record<PageField, string>> = {
   offset: "Page position (offset)",
 };
 
+/** The fields a page's URL keeps, in its order. */
+export const SEARCH_FIELDS = ["q", "location", "country", "service"] as const;
+
+/** What the visitor typed (or followed), to fill the form again and link further pages (escaped when written). */
+export type FormValues = Partial<Record<(typeof SEARCH_FIELDS)[number], string>>;
+
+/** What encodeURIComponent leaves as it is but a form's encoding (application/x-www-form-urlencoded) escapes. */
+const FORM_ESCAPED = /[!'()~]/g;
+
 /**
- * Punctuation the API refuses in q and location, read as a space on the pages: people type
- * `plumber, leeds` or `24/7`, and the page should search for what they meant rather than
- * refuse it. What is left is still checked by the API's rules.
+ * `name=value` as URLSearchParams writes it (application/x-www-form-urlencoded: only ASCII
+ * letters, digits and `*-._` kept, a space as `+`), through the native encodeURIComponent:
+ * a page links the same fields many times (every count that narrows a search), and
+ * URLSearchParams costs a microsecond an object. A lone surrogate becomes U+FFFD, as there.
  */
-function forgiving(value: string): string {
-  return value
-    .replace(/[^\p{L}\p{M}0-9'’.&\- ]+/gu, " ")
-    .replace(/ {2,}/g, " ")
-    .trim();
-}
-
-export function parseDirectoryQuery(raw: Readonly<Record<string, unknown>>): DirectoryPageQuery {
-  const form: FormValues = {};
-  const values: Partial<Record<PageField, string>> = {};
-  let failure: Extract<DirectoryPageQuery, { ok: false }> | null = null;
-
-  for (const name of PAGE_FIELDS) {
-    const value = raw[name];
-    if (value === undefined) continue;
-    if (typeof value !== "string") {
-      failure ??= {
-        ok: false,
-        field: name,
-        problem: "repeated",
-        message: `${FIELD_LABELS[name]} was given more than once. Fill in each field once and search again.`,
-        form,
-      };
-      continue;
-    }
-    if (name !== "offset") form[name] = value;
-    const read = name === "q" || name === "location" ? forgiving(value) : value;
-    if (read.trim() === "") continue;
-    values[name] = read;
-  }
-  if (failure !== null) return failure;
-
-  const query: PageSearch & { limit: number; offset: number } = { limit: DIRECTORY_DEFAULT_LIMIT, offset: 0 };
-  for (const name of PAGE_FIELDS) {
-    const value = values[name];
-    if (value === undefined) continue;
-    const data = coerceIntegers({ [name]: value }, INTEGERS);
-    if (!validators[name](data)) {
-      const rule = PAGE_RULES[name];
-      return {
-        ok: false,
-        field: name,
-        problem: "invalid",
-        message: `${FIELD_LABELS[name]} must be ${rule?.rule ?? "a valid value"}. ${rule?.resolution ?? ""}`.trim(),
-        form,
-      };
-    }
-    if (name === "offset") query.offset = data[name] as number;
-    else query[name] = data[name] as string;
-  }
-  const searched = SEARCH_FIELDS.some((name) => query[name] !== undefined);
-  return { ok: true, query, form, searched };
-}
-
-/** Form fields as URLSearchParams writes them (`name=value`, form-encoded), each kept once made: pages link the same values over and over. */
-const encodedFields = new Map<string, string>();
-/** Bounds what is kept: typed values are kept too, and the map starts afresh when full. */
-const ENCODED_FIELDS_MAX = 4096;
-
 function encodedField(name: string, value: string): string {
-  const key = `${name}\n${value}`;
-  let encoded = encodedFields.get(key);
-  if (encoded === undefined) {
-    encoded = new URLSearchParams([[name, value]]).toString();
-    if (encodedFields.size >= ENCODED_FIELDS_MAX) encodedFields.clear();
-    encodedFields.set(key, encoded);
-  }
-  return encoded;
+  const encoded = encodeURIComponent(value.toWellFormed())
+    .replace(FORM_ESCAPED, (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`)
+    .replaceAll("%20", "+");
+  return `${name}=${encoded}`;
 }
 
 /** The query string of a search's page (`?q=…&offset=20`, or "" for none), keeping only the fields that were filled in. */
@@ -191,11 +93,21 @@ export function directoryMarkdownHref(form: FormValues, offset: number): string 
 
 // The form, for people: the page's Markdown says how to search in words instead.
 
+/**
+ * The countries the form offers: their codes, and the select's options with one of them chosen
+ * (or none, for ""). src/http makes each set of options once per view (countryOptionsHtml).
+ */
+export interface CountryChoice {
+  readonly codes: ReadonlySet<string>;
+  options(chosen: string): string;
+}
+
 /** What the form shows: the values typed, the field with a problem, and the countries to choose from. */
 interface FormState {
   readonly form: FormValues;
   readonly invalid: PageField | null;
-  readonly countries: readonly { readonly code: string; readonly total: number }[] | undefined;
+  /** None while the directory is unavailable (the country is then a text field). */
+  readonly countries: CountryChoice | undefined;
 }
 
 function field(name: "q" | "location" | "country", hint: string, state: FormState, extra = ""): string {
@@ -207,26 +119,11 @@ function field(name: "q" | "location" | "country", hint: string, state: FormStat
 </div>`;
 }
 
-type Countries = NonNullable<FormState["countries"]>;
-
-/** The options of the directory's countries, with `chosen` selected (or none for ""): made once each per snapshot's choices. */
-const countryOptionsKept = new WeakMap<Countries, Map<string, string>>();
-
-function countryOptions(countries: Countries, chosen: string): string {
-  let kept = countryOptionsKept.get(countries);
-  if (kept === undefined) {
-    kept = new Map();
-    countryOptionsKept.set(countries, kept);
-  }
-  let options = kept.get(chosen);
-  if (options === undefined) {
-    options = countries
-      .map(({ code, total }) => countryOption(code, `${countryName(code)} (${total.toLocaleString("en")})`, code === chosen))
-      .join("\n");
-    // `chosen` is one of the countries' codes, or "": at most one entry each.
-    kept.set(chosen, options);
-  }
-  return options;
+/** The options of the directory's countries, with their counts, `chosen` selected (none for ""). */
+export function countryOptionsHtml(countries: readonly { readonly code: string; readonly total: number }[], chosen: string): string {
+  return countries
+    .map(({ code, total }) => countryOption(code, `${countryName(code)} (${total.toLocaleString("en")})`, code === chosen))
+    .join("\n");
 }
 
 function countryOption(value: string, label: string, selected: boolean): string {
@@ -239,16 +136,16 @@ function countryOption(value: string, label: string, selected: boolean): string 
  * page can say what is wrong with it. Without choices (the directory is unavailable) it is a text field.
  */
 function countryField(state: FormState): string {
-  if (state.countries === undefined || state.countries.length === 0) {
+  if (state.countries === undefined || state.countries.codes.size === 0) {
     return field("country", "Two letters, such as GB or IE", state, ' maxlength="2" autocomplete="country"');
   }
   const typed = (state.form.country ?? "").trim();
-  const chosen = state.countries.find(({ code }) => code === typed.toUpperCase());
+  const chosen = state.countries.codes.has(typed.toUpperCase()) ? typed.toUpperCase() : undefined;
   const invalid = state.invalid === "country";
   const options = [
     countryOption("", "Any country", typed === ""),
     ...(typed !== "" && chosen === undefined ? [countryOption(typed, typed, true)] : []),
-    countryOptions(state.countries, chosen?.code ?? ""),
+    state.countries.options(chosen ?? ""),
   ];
   return `<div>
 <label for="country">${escapeHtml(FIELD_LABELS.country)} <span class="hint" id="country-hint">Countries with listings</span></label>

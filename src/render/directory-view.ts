@@ -1,6 +1,6 @@
 import type { EmptySearchHelp } from "../core/suggest.ts";
 import type { DirectoryFacets, DirectoryPage } from "../schemas/responses.ts";
-import type { FormValues, PageField } from "./directory-form.ts";
+import { type CountryChoice, countryOptionsHtml, type FormValues, type PageField } from "./directory-form.ts";
 import type { DirectorySummary } from "./directory-lists.ts";
 import type { RenderedCards } from "./page-model.ts";
 
@@ -22,27 +22,31 @@ export interface EmptySearchOffer extends EmptySearchHelp {
 export interface DirectoryChoices {
   readonly countries: readonly { readonly code: string; readonly total: number; readonly path: string; readonly markdownPath: string }[];
   readonly services: readonly { readonly name: string; readonly total: number; readonly path: string; readonly markdownPath: string }[];
+  /** The countries as the search form offers them. */
+  readonly form: CountryChoice;
 }
 
-/** The choices of a directory summary (src/render/directory-lists.ts). */
+/** The choices of a directory summary (src/render/directory-lists.ts); the form's options are rendered each time they are asked for. */
 export function choicesOf(summary: DirectorySummary): DirectoryChoices {
+  const countries = summary.countries.map(({ code, total, pathOf, pagePathOf }) => ({
+    code,
+    total,
+    path: pagePathOf(1),
+    markdownPath: pathOf(1),
+  }));
   return {
-    countries: summary.countries.map(({ code, total, pathOf, pagePathOf }) => ({
-      code,
-      total,
-      path: pagePathOf(1),
-      markdownPath: pathOf(1),
-    })),
+    countries,
     services: summary.services.map(({ name, total, pathOf, pagePathOf }) => ({
       name,
       total,
       path: pagePathOf(1),
       markdownPath: pathOf(1),
     })),
+    form: { codes: new Set(countries.map(({ code }) => code)), options: (chosen) => countryOptionsHtml(countries, chosen) },
   };
 }
 
-/** A page of results as cards rendered before it (src/render/directory-cards.ts), with its paging. */
+/** A page of results as cards rendered before it (src/http/page-parts.ts), with its paging. */
 type CardPage = Omit<DirectoryPage, "items"> & { readonly cards: RenderedCards };
 
 /** What the directory page shows: results, a problem with the input, or an unavailable directory. */

@@ -373,7 +373,7 @@ function directoryModel(site: SiteInfo, view: DirectoryView, choices: DirectoryC
     ...only(reader, "people", () => ({
       kind: "html",
       only: "people",
-      html: searchFormHtml({ form: view.form, invalid: view.kind === "invalid" ? view.field : null, countries: choices?.countries }),
+      html: searchFormHtml({ form: view.form, invalid: view.kind === "invalid" ? view.field : null, countries: choices?.form }),
     })),
     ...(view.kind === "results" && view.searched ? only(reader, "agents", () => criteria(view.form)) : []),
     ...problemBlocks(view),

@@ -1,3 +1,5 @@
+import { COUNTRY_CODES } from "../schemas/countries.ts";
+
 /**
  * How a listing's place and description read in a card: the pages' cards (business.ts) and the
  * MCP App's (build/mcp-app/, which bundles this file for the browser). Pure: no import, nothing
@@ -5,21 +7,12 @@
  */
 
 const regionNames = new Intl.DisplayNames(["en"], { type: "region" });
-/** Names by code, looked up once each: Intl.DisplayNames#of costs microseconds, and pages name countries often. */
-const countryNames = new Map<string, string>();
+/** Every assigned code's name, looked up once: Intl.DisplayNames#of costs microseconds, and pages name countries often. */
+const COUNTRY_NAMES: ReadonlyMap<string, string> = new Map(COUNTRY_CODES.map((code) => [code, regionNames.of(code) ?? code]));
 
+/** A country's English name ("United Kingdom" for GB); a code no country has is left as it is. */
 export function countryName(code: string): string {
-  let name = countryNames.get(code);
-  if (name === undefined) {
-    try {
-      name = regionNames.of(code) ?? code;
-    } catch {
-      name = code;
-    }
-    // Bounded by the valid codes: an invalid one is not kept.
-    if (/^[A-Z]{2}$/.test(code)) countryNames.set(code, name);
-  }
-  return name;
+  return COUNTRY_NAMES.get(code) ?? code;
 }
 
 /** The fields of a listing's location that a card shows. */

@@ -60,7 +60,7 @@ export type CardHtml = Buffer & { readonly [cardHtmlBrand]: true };
 export type CardMarkdown = string & { readonly [cardMarkdownBrand]: true };
 
 /**
- * Cards rendered before the page (src/render/directory-cards.ts keeps them by listing): the
+ * Cards rendered before the page (src/http/page-parts.ts keeps them by listing): the
  * page asks for the rendering it writes, and only that one is made.
  */
 export interface RenderedCards {

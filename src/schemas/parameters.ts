@@ -184,4 +184,3 @@ export const OFFERINGS_RULES: ParameterRules = {
 };
 
 export type DirectorySearchQuery = FromSchema<typeof DirectorySearchQuerySchema, { keepDefaultedPropertiesOptional: true }>;
-export type DirectoryFacetsQuery = FromSchema<typeof DirectoryFacetsQuerySchema>;

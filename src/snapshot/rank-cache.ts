@@ -2,8 +2,8 @@
  * Buffers (or strings, a character counted as a byte) kept by listing rank, bounded by their
  * bytes, starting afresh when the next would pass the bound: an array lookup per listing instead
  * of an LRU's bookkeeping, on hot paths, and a listing asked for often is made again at most once
- * per bound's worth of others. MCP's escaped listings (src/core/service.ts), the lines read from
- * disk (recent-lines.ts) and the directory page's cards (src/render/directory-cards.ts) are kept
+ * per bound's worth of others. MCP's escaped listings (src/core/answers.ts), the lines read from
+ * disk (recent-lines.ts) and the directory page's cards (src/http/page-parts.ts) are kept
  * this way.
  */
 export class RankCache<T extends Buffer | string = Buffer> {

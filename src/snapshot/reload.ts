@@ -4,6 +4,7 @@ import { snapshotPath } from "./files.ts";
 import { retireListingStore } from "./listings-on-disk.ts";
 import { type LoadOptions, loadSnapshot } from "./load.ts";
 import type { Snapshot } from "./types.ts";
+import { type ServedView, SnapshotView } from "./view.ts";
 
 /** Where reload events are reported (a pino logger fits). */
 export interface ReloadLog {
@@ -55,10 +56,14 @@ function retire(snapshot: Snapshot): void {
  * 'served' when a new snapshot is served (with the one it replaces, null for the first of a
  * server started without one), and 'rejected' when a new one is refused.
  */
-export class LiveSnapshot extends EventEmitter<{ loading: []; served: [snapshot: Snapshot, previous: Snapshot | null]; rejected: [] }> {
+export class LiveSnapshot
+  extends EventEmitter<{ loading: []; served: [snapshot: Snapshot, previous: Snapshot | null]; rejected: [] }>
+  implements ServedView
+{
   readonly #distDir: string;
   readonly #options: LoadOptions;
-  #current: Snapshot | null;
+  /** The snapshot served, as its view: a new one, with nothing derived yet, for each snapshot swapped in. */
+  #current: SnapshotView | null;
   #seen: string | null;
   #log: ReloadLog | null = null;
   #timer: NodeJS.Timeout | null = null;
@@ -71,7 +76,7 @@ export class LiveSnapshot extends EventEmitter<{ loading: []; served: [snapshot:
     super();
     this.#distDir = distDir;
     this.#options = options;
-    this.#current = initial;
+    this.#current = initial === null ? null : new SnapshotView(initial);
     this.#seen = seen;
   }
 
@@ -93,8 +98,8 @@ export class LiveSnapshot extends EventEmitter<{ loading: []; served: [snapshot:
     return LiveSnapshot.open(distDir, options);
   }
 
-  /** The snapshot to answer from now; null until the first one has loaded. */
-  current(): Snapshot | null {
+  /** The view to answer from now; null until the first snapshot has loaded. */
+  current(): SnapshotView | null {
     return this.#current;
   }
 
@@ -142,13 +147,15 @@ export class LiveSnapshot extends EventEmitter<{ loading: []; served: [snapshot:
     let next: Snapshot;
     this.emit("loading");
     try {
-      next = await loadSnapshot(this.#distDir, { ...this.#options, served: this.#current });
+      next = await loadSnapshot(this.#distDir, { ...this.#options, served: this.#current?.snapshot ?? null });
     } catch (error) {
       // Replaced again while loading: the files read may be from two builds. Try again next time.
       if ((await signature(manifest)) !== before) return;
       this.#seen = before;
       this.emit("rejected");
-      this.#log?.error(`new snapshot rejected, still serving ${this.#current?.manifest.version ?? "none"}: ${(error as Error).message}`);
+      this.#log?.error(
+        `new snapshot rejected, still serving ${this.#current?.snapshot.manifest.version ?? "none"}: ${(error as Error).message}`,
+      );
       return;
     }
     if ((await signature(manifest)) !== before) {
@@ -157,9 +164,9 @@ export class LiveSnapshot extends EventEmitter<{ loading: []; served: [snapshot:
       return;
     }
     this.#seen = before;
-    const replaced = this.#current;
+    const replaced = this.#current?.snapshot ?? null;
     if (replaced === null) {
-      this.#current = next;
+      this.#current = new SnapshotView(next);
       this.emit("served", next, null);
       this.#log?.info(`snapshot ${next.manifest.version} (built ${next.manifest.builtAt}) now served, the first since start`);
       return;
@@ -172,7 +179,7 @@ export class LiveSnapshot extends EventEmitter<{ loading: []; served: [snapshot:
       return;
     }
     const previous = replaced.manifest.version;
-    this.#current = next;
+    this.#current = new SnapshotView(next);
     retire(replaced);
     this.emit("served", next, replaced);
     if (next.directoryProblem !== null) {

@@ -61,9 +61,15 @@ function rpcError(id: string | number, reply: McpReply): { code: number; message
   return error;
 }
 
+const TOOL_ERROR_END = `"isError":true}}`;
+const TOOL_ERROR_END_BYTES = Buffer.from(TOOL_ERROR_END);
+
 /** A tools/call result with isError set (the REST error object as a tool result): its last member. */
 function isToolError(reply: McpReply): boolean {
-  return typeof reply.body === "string" && reply.body.endsWith(`"isError":true}}`);
+  const { body } = reply;
+  return typeof body === "string"
+    ? body.endsWith(TOOL_ERROR_END)
+    : body.subarray(-TOOL_ERROR_END_BYTES.length).equals(TOOL_ERROR_END_BYTES);
 }
 
 export function tracedDispatch(dispatch: Dispatch, tracer: Tracer): Dispatch {

@@ -2,8 +2,9 @@ import assert from "node:assert/strict";
 import { cp, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { CatalogService } from "../../src/core/service.ts";
+import { directoryPage, pageSearch } from "../../src/core/answers.ts";
 import { loadSnapshot } from "../../src/snapshot/load.ts";
+import { SnapshotView } from "../../src/snapshot/view.ts";
 import { buildCli } from "../helpers/build-cli.ts";
 import { FIXTURES, tempDir } from "../helpers/snapshot.ts";
 import { checkEdited } from "./edited-check.ts";
@@ -200,9 +201,9 @@ test("a service's aliases are searched as its words: plumber finds every plumbin
   const result = await build(dir);
   assert.equal(result.code, 0, result.stderr);
   const snapshot = await loadSnapshot(join(work.path, "valid-dist"));
-  const service = new CatalogService({ snapshot: () => snapshot, cacheSeconds: 0 });
+  const view = new SnapshotView(snapshot);
   const slugs = (q: string) =>
-    (service.searchBusinesses({ q, limit: 25 }).value as { items: { slug: string }[] }).items.map((item) => item.slug);
+    (directoryPage(view, pageSearch({ q, limit: 25 })).value as { items: { slug: string }[] }).items.map((item) => item.slug);
   assert.deepEqual(slugs("plumber"), ["leeds-plumbing-heating", "obrien-sons-plumbing"]);
   assert.deepEqual(slugs("burst"), ["leeds-plumbing-heating", "obrien-sons-plumbing"]);
   assert.deepEqual(slugs("gardener"), ["evergreen-gardens-cork", "evergreen-gardens-york"]);

@@ -4,13 +4,14 @@ import { after, before, test } from "node:test";
 import { generateContent, random } from "../../bench/generate.ts";
 import { type DirectoryQuery, directoryQueries } from "../../bench/queries.ts";
 import { DIRECTORY_DEFAULT_LIMIT, DIRECTORY_MAX_LIMIT, DIRECTORY_MAX_OFFSET, FACET_MAX_VALUES } from "../../src/contract.ts";
-import { listingAt } from "../../src/core/directory.ts";
-import { CatalogService } from "../../src/core/service.ts";
+import { directoryFacets, directoryPage, pageSearch } from "../../src/core/answers.ts";
+import { listingAt, normalizeSearch } from "../../src/core/directory.ts";
 import type { PublicBusiness } from "../../src/schemas/business.ts";
 import type { DirectoryFacets, DirectoryPage } from "../../src/schemas/responses.ts";
 import { loadSnapshot } from "../../src/snapshot/load.ts";
 import { compareByNameThenSlug, fold, words } from "../../src/snapshot/text.ts";
 import type { Snapshot } from "../../src/snapshot/types.ts";
+import { SnapshotView } from "../../src/snapshot/view.ts";
 import { startServer } from "../helpers/server.ts";
 import { buildSnapshot, TEST_BASE_URL, tempDir } from "../helpers/snapshot.ts";
 import { raw } from "../mcp/helpers.ts";
@@ -139,18 +140,18 @@ function searches(): DirectoryQuery[] {
 }
 
 test("the fast search path answers exactly what contract §4 gives: the same items, order, nextOffset and total", () => {
-  const service = new CatalogService({ snapshot: () => snapshot, cacheSeconds: 0 });
+  const view = new SnapshotView(snapshot);
   const queries = searches();
   let nonEmpty = 0;
   let deep = 0;
   for (const query of queries) {
     const expected = reference(query);
-    const answer = service.searchBusinesses(query).value;
+    const answer = directoryPage(view, pageSearch(query)).value;
     assert.deepEqual(
       {
         slugs: answer.items.map((business) => business.slug),
         nextOffset: answer.nextOffset,
-        total: service.directoryFacets(query).value.total,
+        total: directoryFacets(view, normalizeSearch({ ...query, limit: 1, offset: 0 })).value.total,
       },
       expected,
       JSON.stringify(query),

@@ -2,8 +2,10 @@ import { after, before } from "node:test";
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "../../src/app.ts";
 import { type Config, readConfig } from "../../src/config.ts";
-import { CatalogService } from "../../src/core/service.ts";
+import { AnswerCacheStats } from "../../src/core/answer-cache.ts";
 import { loadSnapshot } from "../../src/snapshot/load.ts";
+import type { Snapshot } from "../../src/snapshot/types.ts";
+import { SnapshotView } from "../../src/snapshot/view.ts";
 import { OpenApiValidator } from "./openapi.ts";
 import { buildSnapshot, TEST_BASE_URL, tempDir } from "./snapshot.ts";
 
@@ -11,7 +13,10 @@ export interface RunningServer {
   /** e.g. http://127.0.0.1:41234, without a trailing slash. */
   url: string;
   app: FastifyInstance;
-  service: CatalogService;
+  /** The snapshot it serves. */
+  snapshot: Snapshot;
+  /** Its answer cache's counts. */
+  answerStats: AnswerCacheStats;
   config: Config;
   close: () => Promise<void>;
 }
@@ -24,12 +29,13 @@ export async function startServer(distDir: string, env: Record<string, string> =
   // Rate limiting is off unless a test turns it on: tests send many requests from one address.
   const config = readConfig({ BASE_URL: TEST_BASE_URL, CACHE_SECONDS: "60", RATE_LIMIT_MAX: "0", ...env, DIST_DIR: distDir });
   const snapshot = await loadSnapshot(distDir, { listingsInMemoryBytes: config.listingsInMemoryBytes });
-  const service = new CatalogService({ snapshot: () => snapshot, cacheSeconds: config.cacheSeconds });
-  const app = await buildApp({ service, config });
+  const view = new SnapshotView(snapshot);
+  const answerStats = new AnswerCacheStats();
+  const app = await buildApp({ served: { current: () => view }, config, answerStats });
   await app.listen({ port: 0, host: "127.0.0.1" });
   const address = app.server.address();
   if (address === null || typeof address === "string") throw new Error("server has no TCP address");
-  return { url: `http://127.0.0.1:${address.port}`, app, service, config, close: () => app.close() };
+  return { url: `http://127.0.0.1:${address.port}`, app, snapshot, answerStats, config, close: () => app.close() };
 }
 
 /** The headers of a response as a plain object, without the ones that change per request. */

@@ -13,7 +13,7 @@ test("/healthz says the process is up and /readyz which snapshot is served", asy
     { status: 200, cache: "no-store", body: { status: "ok" } },
   );
   const ready = await fetch(`${served.current.url}/readyz`);
-  const manifest = served.current.service.current().manifest;
+  const manifest = served.current.snapshot.manifest;
   assert.deepEqual(
     { status: ready.status, body: await ready.json() },
     { status: 200, body: { status: "ready", version: manifest.version, builtAt: manifest.builtAt, directory: "available" } },

@@ -52,7 +52,7 @@ describe("with RATE_LIMIT_MAX=4", () => {
     assert.equal(refused.headers.get("ratelimit"), `"${RATE_LIMIT_POLICY}";r=0;t=${retryAfter}`);
     assert.equal(refused.headers.get("cache-control"), CACHE_CONTROL_NO_STORE);
     assert.deepEqual(body, rateLimited(retryAfter).toBody());
-    OpenApiValidator.of(server.service.current().openapi).assertResponse("/api/directory", 429, body);
+    OpenApiValidator.of(server.snapshot.openapi).assertResponse("/api/directory", 429, body);
   });
 
   test("over its limit, a client gets 429 from pages and MCP too (MCP in JSON-RPC's shape), but health checks still answer", async () => {

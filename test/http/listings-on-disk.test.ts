@@ -8,7 +8,6 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "../../src/app.ts";
 import { readConfig } from "../../src/config.ts";
-import { CatalogService } from "../../src/core/service.ts";
 import { SNAPSHOT_FILES } from "../../src/snapshot/files.ts";
 import { LiveSnapshot } from "../../src/snapshot/reload.ts";
 import { type LogLine, LogLines } from "../helpers/logs.ts";
@@ -37,8 +36,8 @@ describe("a replica reading its listings from disk answers as one holding them i
   });
 
   test("it holds no copy of the listings' bytes, and the other does", () => {
-    assert.equal(onDisk.service.current().directory?.listings.bytes, null);
-    assert.ok(Buffer.isBuffer(held.service.current().directory?.listings.bytes));
+    assert.equal(onDisk.snapshot.directory?.listings.bytes, null);
+    assert.ok(Buffer.isBuffer(held.snapshot.directory?.listings.bytes));
   });
 
   const requests: [method: string, path: string, headers?: Record<string, string>][] = [
@@ -220,8 +219,7 @@ describe("a replica reading its listings from disk, when a rebuild replaces its 
     await buildSnapshot(`${FIXTURES}basic`, dist);
     const config = readConfig({ BASE_URL: TEST_BASE_URL, CACHE_SECONDS: "0", RATE_LIMIT_MAX: "0", ...ON_DISK, DIST_DIR: dist });
     live = await LiveSnapshot.open(dist, { listingsInMemoryBytes: config.listingsInMemoryBytes });
-    const service = new CatalogService({ snapshot: () => live.current(), cacheSeconds: 0 });
-    app = await buildApp({ service, config, logger: { level: "debug", stream: { write: (line: string) => logs.write(line) } } });
+    app = await buildApp({ served: live, config, logger: { level: "debug", stream: { write: (line: string) => logs.write(line) } } });
     await app.listen({ port: 0, host: "127.0.0.1" });
     const address = app.server.address();
     assert.ok(address !== null && typeof address !== "string");
@@ -234,7 +232,7 @@ describe("a replica reading its listings from disk, when a rebuild replaces its 
 
   /** The file of the snapshot served now. */
   const servedFile = () => {
-    const file = live.current()?.directory?.listings.file;
+    const file = live.current()?.snapshot.directory?.listings.file;
     assert.ok(file !== undefined && file !== null);
     return file;
   };

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { Writable } from "node:stream";
 import { test } from "node:test";
 import Fastify from "fastify";
-import { registerRequestLog } from "../../src/http/request-log.ts";
+import { registerRequestLog } from "../../src/http/hooks/request-log.ts";
 
 /** A fastify app logging JSON lines at `level` into the returned array, with one route that logs at error. */
 async function appLogging(level: string) {

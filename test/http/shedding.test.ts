@@ -3,12 +3,12 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { buildApp } from "../../src/app.ts";
 import { readConfig } from "../../src/config.ts";
-import { CatalogService } from "../../src/core/service.ts";
-import { MAX_EVENT_LOOP_DELAY_MS } from "../../src/http/limits.ts";
+import { MAX_EVENT_LOOP_DELAY_MS } from "../../src/http/hooks/limits.ts";
 import { loadSnapshot } from "../../src/snapshot/load.ts";
+import { SnapshotView } from "../../src/snapshot/view.ts";
 import { buildSnapshot, FIXTURES, TEST_BASE_URL, tempDir } from "../helpers/snapshot.ts";
 
-/** Load shedding (src/http/limits.ts) acts on the event loop's delay, but not on the delay of the server's own start-up. */
+/** Load shedding (src/http/hooks/limits.ts) acts on the event loop's delay, but not on the delay of the server's own start-up. */
 
 /** Longer than the delay that sheds load, as a start-up on a busy machine can be. */
 const SLOW_START_MS = 1.5 * MAX_EVENT_LOOP_DELAY_MS;
@@ -19,7 +19,8 @@ test("a replica whose start-up held the event loop for 1.5 s answers its first r
     await buildSnapshot(`${FIXTURES}basic`, join(work.path, "dist"));
     const config = readConfig({ BASE_URL: TEST_BASE_URL, RATE_LIMIT_MAX: "0", DIST_DIR: join(work.path, "dist") });
     const snapshot = await loadSnapshot(config.distDir);
-    const app = await buildApp({ service: new CatalogService({ snapshot: () => snapshot, cacheSeconds: 0 }), config });
+    const view = new SnapshotView(snapshot);
+    const app = await buildApp({ served: { current: () => view }, config });
     // A start-up that keeps the event loop busy after the load-shedding plugin began measuring.
     const until = performance.now() + SLOW_START_MS;
     while (performance.now() < until) {}

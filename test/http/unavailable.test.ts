@@ -126,7 +126,7 @@ for (const [damage, [apply, problem]] of Object.entries(DAMAGE)) {
     }
 
     test("the loader says why the directory is unavailable", () => {
-      assert.match(server.service.current().directoryProblem ?? "", problem);
+      assert.match(server.snapshot.directoryProblem ?? "", problem);
     });
 
     test("the loader gives the same reason when it would read the listings from disk", async () => {

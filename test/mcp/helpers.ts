@@ -16,8 +16,8 @@ import {
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "../../src/app.ts";
 import { readConfig } from "../../src/config.ts";
-import { CatalogService } from "../../src/core/service.ts";
 import { loadSnapshot } from "../../src/snapshot/load.ts";
+import { SnapshotView } from "../../src/snapshot/view.ts";
 import { freePort } from "../helpers/ports.ts";
 import { buildSnapshot, FIXTURES, tempDir } from "../helpers/snapshot.ts";
 
@@ -60,8 +60,8 @@ export async function startMcpServer(
     DIST_DIR: distDir,
   });
   const snapshot = await loadSnapshot(distDir, { listingsInMemoryBytes: config.listingsInMemoryBytes });
-  const service = new CatalogService({ snapshot: () => snapshot, cacheSeconds: config.cacheSeconds });
-  const app = await buildApp({ service, config });
+  const view = new SnapshotView(snapshot);
+  const app = await buildApp({ served: { current: () => view }, config });
   await app.listen({ port, host: "127.0.0.1" });
   return {
     url: `http://127.0.0.1:${port}`,
@@ -199,9 +199,10 @@ export function raw(
   method: string,
   headers: Record<string, string>,
   body?: string | Buffer,
+  path = "/mcp",
 ): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
-    const request = httpRequest({ host: "127.0.0.1", port: server.port, path: "/mcp", method, headers, setHost: false }, (response) => {
+    const request = httpRequest({ host: "127.0.0.1", port: server.port, path, method, headers, setHost: false }, (response) => {
       const chunks: Buffer[] = [];
       response.on("data", (chunk: Buffer) => chunks.push(chunk));
       response.on("end", () =>

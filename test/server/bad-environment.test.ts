@@ -155,6 +155,7 @@ describe("a value that cannot be used", () => {
         ...(addresses.HOST ?? []),
       ],
       CACHE_SECONDS: [whole("CACHE_SECONDS", "-1", "0 to 86400")],
+      CACHE_MAX_MB: [whole("CACHE_MAX_MB", "0", "1 to 65536")],
       STALE_WHILE_REVALIDATE_SECONDS: [whole("STALE_WHILE_REVALIDATE_SECONDS", "1m", "0 to 31536000")],
       STALE_IF_ERROR_SECONDS: [whole("STALE_IF_ERROR_SECONDS", "1.5", "0 to 31536000")],
       RATE_LIMIT_MAX: [whole("RATE_LIMIT_MAX", "unlimited", "0 to 1000000")],

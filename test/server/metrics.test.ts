@@ -59,6 +59,17 @@ describe("metrics on METRICS_PORT", () => {
     assert.equal((await fetch(`${server.url}/metrics`)).status, 404);
   });
 
+  test("the answer cache's hits, misses and bytes are counted", async () => {
+    // No search of the API's: the test below counts those.
+    for (const path of ["/api/facets?q=plumb", "/api/facets?q=plumb", "/api/facets?q=roof", "/businesses?q=plumb"]) {
+      assert.equal((await fetch(`${server.url}${path}`)).status, 200);
+    }
+    const text = await (await fetch(`${metricsUrl}/metrics`)).text();
+    const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, "m").exec(text)?.[1]);
+    assert.deepEqual([value("catalog_answer_cache_hits_total"), value("catalog_answer_cache_misses_total")], [1, 3]);
+    assert.ok(value("catalog_answer_cache_bytes") > 0);
+  });
+
   describe("scraped by Prometheus", () => {
     let prometheus: RunningPrometheus | undefined;
     let skipReason: string | undefined;

@@ -1,3 +1,5 @@
+import { directoryFacets as facetsAnswer } from "../../core/answers.ts";
+import { normalizeSearch } from "../../core/directory.ts";
 import type { DirectoryFacets } from "../../schemas/responses.ts";
 import { ROUTES } from "../routes.ts";
 import { type ArgumentsOf, TOOL_NAMES, type ToolDefinition, UNTRUSTED_LISTING_TEXT } from "./tool.ts";
@@ -17,5 +19,5 @@ export const directoryFacets: ToolDefinition<ArgumentsOf<typeof route.querystrin
   rules: route.rules,
   listingText: true,
   mirrors: route.operationId,
-  run: (service, input) => service.directoryFacets(input),
+  run: (view, input) => facetsAnswer(view, normalizeSearch({ ...input, limit: 1, offset: 0 })),
 };

@@ -1,3 +1,4 @@
+import { business } from "../../core/answers.ts";
 import type { PublicBusiness } from "../../schemas/business.ts";
 import { MCP_APP } from "../resources.ts";
 import { ROUTES } from "../routes.ts";
@@ -20,5 +21,5 @@ export const getBusiness: ToolDefinition<ArgumentsOf<typeof route.params>, Publi
   advice: { not_found: `Call ${TOOL_NAMES.searchBusinesses} and use the slug or id of a listing it returns.` },
   mirrors: route.operationId,
   app: MCP_APP.uri,
-  run: (service, input) => service.getBusiness(input.identifier),
+  run: (view, input) => business(view, input.identifier).answer,
 };

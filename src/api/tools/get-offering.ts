@@ -1,3 +1,4 @@
+import { offering } from "../../core/answers.ts";
 import type { Offering } from "../../schemas/offering.ts";
 import { ROUTES } from "../routes.ts";
 import { type ArgumentsOf, TOOL_NAMES, type ToolDefinition } from "./tool.ts";
@@ -16,5 +17,5 @@ export const getOffering: ToolDefinition<ArgumentsOf<typeof route.params>, Offer
     not_found: `Call ${TOOL_NAMES.searchOfferings} (without query it lists every offering) and use the exact slug of one of them.`,
   },
   mirrors: route.operationId,
-  run: (service, input) => service.getOffering(input.slug),
+  run: (view, input) => offering(view, input.slug),
 };

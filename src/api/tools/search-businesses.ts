@@ -1,5 +1,5 @@
 import { DIRECTORY_MAX_OFFSET } from "../../contract.ts";
-import { holdsNoListing } from "../../core/service.ts";
+import { directoryPage, holdsNoListing, pageSearch } from "../../core/answers.ts";
 import { type EmptySearchHelp, helpForEmptySearch, type SearchFields } from "../../core/suggest.ts";
 import type { DirectoryPage } from "../../schemas/responses.ts";
 import { MCP_APP } from "../resources.ts";
@@ -23,11 +23,9 @@ export const searchBusinesses: ToolDefinition<ArgumentsOf<typeof route.querystri
   listingText: true,
   mirrors: route.operationId,
   app: MCP_APP.uri,
-  run: (service, input) => service.searchBusinesses(input),
-  note: (service, input, answer) =>
-    (input.offset ?? 0) === 0 && holdsNoListing(answer)
-      ? emptySearchNote(helpForEmptySearch(service.directory(), input), input.limit)
-      : undefined,
+  run: (view, input) => directoryPage(view, pageSearch(input)),
+  note: (view, input, answer) =>
+    (input.offset ?? 0) === 0 && holdsNoListing(answer) ? emptySearchNote(helpForEmptySearch(view, input), input.limit) : undefined,
 };
 
 /**

@@ -1,4 +1,5 @@
 import { MAX_OFFERINGS } from "../../contract.ts";
+import { offeringList } from "../../core/answers.ts";
 import { OfferingsSearchArgumentsSchema } from "../../schemas/parameters.ts";
 import type { OfferingList } from "../../schemas/responses.ts";
 import { ROUTES } from "../routes.ts";
@@ -19,5 +20,5 @@ export const searchOfferings: ToolDefinition<ArgumentsOf<typeof OfferingsSearchA
   rules: route.rules,
   listingText: false,
   mirrors: route.operationId,
-  run: (service, input) => service.searchOfferings(input.query),
+  run: (view, input) => offeringList(view, input.query),
 };

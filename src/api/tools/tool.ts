@@ -1,8 +1,8 @@
 import type { FromSchema, JSONSchema } from "json-schema-to-ts";
 import type { Answer } from "../../core/answer.ts";
-import type { CatalogService } from "../../core/service.ts";
 import type { ErrorCode } from "../../schemas/error.ts";
 import type { ParameterRules } from "../../schemas/parameters.ts";
+import type { SnapshotView } from "../../snapshot/view.ts";
 import type { ObjectSchema, OperationId } from "../routes.ts";
 
 /** Every tool's name, so descriptions and documentation can name each other's tools without typing them again. */
@@ -48,9 +48,9 @@ export interface ToolDefinition<Input = unknown, Output extends Record<string, u
    * A second text item after the answer's JSON copy, when the answer needs one (what to try after
    * a search that found nothing); structuredContent stays the REST body.
    */
-  note?(service: CatalogService, input: Input, answer: Answer<Output>): string | undefined;
+  note?(view: SnapshotView, input: Input, answer: Answer<Output>): string | undefined;
   /** Calls the core with arguments that passed `inputSchema`; failures throw ApiError. */
-  run(service: CatalogService, input: Input): Answer<Output>;
+  run(view: SnapshotView, input: Input): Answer<Output>;
 }
 
 /**

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import cors, { type FastifyCorsOptions } from "@fastify/cors";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import helmet from "helmet";
-import { MCP_PATH } from "../contract.ts";
+import { MCP_PATH } from "../../contract.ts";
 
 /**
  * The Content-Security-Policy of every answer: no script at all; styles, images and fetches

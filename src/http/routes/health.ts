@@ -5,8 +5,8 @@ import {
   DIRECTORY_RETRY_AFTER_SECONDS,
   HEALTH_PATH,
   READY_PATH,
-} from "../contract.ts";
-import type { CatalogService } from "../core/service.ts";
+} from "../../contract.ts";
+import type { ServedView } from "../../snapshot/view.ts";
 import { readOnlyRoute } from "./read-only.ts";
 
 /**
@@ -18,7 +18,7 @@ import { readOnlyRoute } from "./read-only.ts";
  *   snapshot has loaded yet.
  * Neither is cached, logged at info level, or counted against a client.
  */
-export function registerHealth(app: FastifyInstance, service: CatalogService): void {
+export function registerHealth(app: FastifyInstance, served: ServedView): void {
   let closing = false;
   app.addHook("preClose", (done) => {
     closing = true;
@@ -42,12 +42,13 @@ export function registerHealth(app: FastifyInstance, service: CatalogService): v
           .code(503)
           .headers({ ...noStore, "retry-after": String(CLOSING_RETRY_AFTER_SECONDS) })
           .send({ status: "closing" });
-      if (!service.ready())
+      const view = served.current();
+      if (view === null)
         return reply
           .code(503)
           .headers({ ...noStore, "retry-after": String(DIRECTORY_RETRY_AFTER_SECONDS) })
           .send({ status: "waiting", directory: "unavailable" });
-      const snapshot = service.current();
+      const { snapshot } = view;
       return reply.headers(noStore).send({
         status: "ready",
         version: snapshot.manifest.version,

@@ -1,42 +1,48 @@
 import { Readable } from "node:stream";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { BULK_JSON_PATH, BULK_NDJSON_PATH, JSON_TYPE, NDJSON_TYPE } from "../contract.ts";
-import { bulkListings } from "../core/directory.ts";
-import type { CatalogService } from "../core/service.ts";
-import { bytesAt, type ListingStore } from "../snapshot/listings.ts";
-import { holdListingFile } from "../snapshot/listings-on-disk.ts";
-import { withDirectory } from "./page-replies.ts";
+import { BULK_JSON_PATH, BULK_NDJSON_PATH, JSON_TYPE, NDJSON_TYPE } from "../../contract.ts";
+import { bulkListings, directoryOf } from "../../core/directory.ts";
+import { servedView } from "../../core/served.ts";
+import { bytesAt, type ListingStore } from "../../snapshot/listings.ts";
+import { holdListingFile } from "../../snapshot/listings-on-disk.ts";
+import type { ServedView } from "../../snapshot/view.ts";
+import { versionTag } from "../kept.ts";
+import { withDirectory } from "../page-replies.ts";
 import { readOnlyRoute } from "./read-only.ts";
 
 /**
  * The whole directory for bulk use: the snapshot's own bytes, never copied when it holds them
  * whole; streamed from the file when it reads them from disk.
  */
-export function registerBulkDownloads(app: FastifyInstance, service: CatalogService): void {
+export function registerBulkDownloads(app: FastifyInstance, served: ServedView): void {
   readOnlyRoute(app, {
     url: BULK_NDJSON_PATH,
     config: { cacheable: true },
-    handler: async (request, reply) =>
-      withDirectory(service, request, reply, false, () => {
-        const listings = bulkListings(service.directory());
-        reply.header("etag", `"${service.current().manifest.version}-ndjson"`).type(NDJSON_TYPE);
+    handler: async (request, reply) => {
+      const view = servedView(served);
+      return withDirectory(view, request, reply, false, () => {
+        const listings = bulkListings(directoryOf(view));
+        reply.header("etag", versionTag(view, "ndjson")).type(NDJSON_TYPE);
         if (listings.bytes !== null) return reply.send(listings.bytes);
         return reply
           .header("content-length", listings.lineStarts[listings.count] ?? 0)
           .send(streamed(request, listings, fileChunks(listings)));
-      }),
+      });
+    },
   });
   readOnlyRoute(app, {
     url: BULK_JSON_PATH,
     config: { cacheable: true },
-    handler: async (request, reply) =>
-      withDirectory(service, request, reply, false, () => {
-        const listings = bulkListings(service.directory());
+    handler: async (request, reply) => {
+      const view = servedView(served);
+      return withDirectory(view, request, reply, false, () => {
+        const listings = bulkListings(directoryOf(view));
         return reply
-          .headers({ etag: `"${service.current().manifest.version}-json"`, "content-length": jsonArrayLength(listings) })
+          .headers({ etag: versionTag(view, "json"), "content-length": jsonArrayLength(listings) })
           .type(JSON_TYPE)
           .send(streamed(request, listings, jsonArrayOfLines(listings)));
-      }),
+      });
+    },
   });
 }
 

@@ -4,8 +4,6 @@ import {
   COUNTRY_INDEX_PATTERN,
   COUNTRY_LIST_PAGE_PATTERN,
   COUNTRY_LIST_PATTERN,
-  HTML_TYPE,
-  MARKDOWN_TYPE,
   markdownPath,
   SERVICE_INDEX_PART_PATTERN,
   SERVICE_INDEX_PATTERN,
@@ -16,17 +14,20 @@ import {
   sitemapPartPath,
   TEXT_TYPE,
   XML_TYPE,
-} from "../contract.ts";
-import { listingAt } from "../core/directory.ts";
-import { listPageRanks } from "../core/lists.ts";
-import type { CatalogService } from "../core/service.ts";
-import { listHtml, listMarkdown } from "../render/directory-lists.ts";
-import { listIndexTxt } from "../render/llms-index.ts";
-import { sitemapPages, sitemapPartCount, sitemapPartXml, sitemapXml } from "../render/sitemap.ts";
-import { slugAt } from "../snapshot/listing-lookup.ts";
-import { renderedDocument } from "./caching.ts";
-import { prefersMarkdown } from "./negotiation.ts";
-import { linkHeaders, sendDocument, sendNotFound, summaryOf, withDirectory } from "./page-replies.ts";
+} from "../../contract.ts";
+import { directoryOf, listingAt } from "../../core/directory.ts";
+import { listPageRanks } from "../../core/lists.ts";
+import { servedView } from "../../core/served.ts";
+import { listHtml, listMarkdown } from "../../render/directory-lists.ts";
+import { listIndexTxt } from "../../render/llms-index.ts";
+import { sitemapPages, sitemapPartCount, sitemapPartXml, sitemapXml } from "../../render/sitemap.ts";
+import { slugAt } from "../../snapshot/listing-lookup.ts";
+import type { ServedView } from "../../snapshot/view.ts";
+import { renderedDocument } from "../documents.ts";
+import { documentFile, sendKept } from "../kept.ts";
+import { prefersMarkdown } from "../negotiation.ts";
+import { summaryOf } from "../page-parts.ts";
+import { sendNotFound, sendPage, withDirectory } from "../page-replies.ts";
 import { readOnlyRoute } from "./read-only.ts";
 
 /** Page and part numbers as URLs write them: decimal digits, no leading zero, and no more than any list or sitemap can have. */
@@ -44,7 +45,7 @@ function numberIn(text: string, pattern: RegExp): number {
  * from the snapshot's index (and kept in a bounded cache), the same documents the build writes
  * for static hosts.
  */
-export function registerLists(app: FastifyInstance, service: CatalogService): void {
+export function registerLists(app: FastifyInstance, served: ServedView): void {
   /** What is sent: the page in HTML or Markdown, or the index part. */
   type Form = "html" | "markdown" | "index";
   /**
@@ -62,21 +63,22 @@ export function registerLists(app: FastifyInstance, service: CatalogService): vo
     negotiated = false,
   ) {
     const markdown = form !== "html";
-    return withDirectory(service, request, reply, markdown, () => {
-      const directory = service.directory();
-      const snapshot = service.current();
+    const view = servedView(served);
+    return withDirectory(view, request, reply, markdown, () => {
+      const directory = directoryOf(view);
+      const { snapshot } = view;
       const n = numberIn(numberText, LIST_PAGE_NUMBER);
-      const summary = summaryOf(snapshot, directory);
+      const summary = summaryOf(view);
       const country = kind === "country" ? summary.countries.find((list) => list.code.toLowerCase() === name) : undefined;
       const byService = kind === "service" ? summary.services.find((list) => list.slug === name) : undefined;
       const found = country ?? byService;
       const starts = form === "index" ? found?.paging.parts : found?.paging.pages;
-      if (found === undefined || starts === undefined || n < 1 || n > starts.length) return sendNotFound(service, request, reply, markdown);
+      if (found === undefined || starts === undefined || n < 1 || n > starts.length) return sendNotFound(view, request, reply, markdown);
       // The document is kept under its form's path: the Markdown asked for at the page's own path is the Markdown URL's.
       const key = form === "index" ? found.indexPathOf(n) : form === "markdown" ? found.pathOf(n) : found.pagePathOf(n);
-      if (request.url.split("?")[0] !== (negotiated ? found.pagePathOf(n) : key)) return sendNotFound(service, request, reply, markdown);
+      if (request.url.split("?")[0] !== (negotiated ? found.pagePathOf(n) : key)) return sendNotFound(view, request, reply, markdown);
       const { index } = directory;
-      const document = renderedDocument(snapshot, key, () => {
+      const document = renderedDocument(view, key, () => {
         const ranks =
           country !== undefined
             ? listPageRanks(index.countryPostings, directory.countryIndex.get(country.code) ?? 0, starts, n)
@@ -85,19 +87,15 @@ export function registerLists(app: FastifyInstance, service: CatalogService): vo
         const render = form === "index" ? listIndexTxt : form === "markdown" ? listMarkdown : listHtml;
         return render(snapshot.site, found, kind, n, listed);
       });
-      if (form === "index") return sendDocument(reply, TEXT_TYPE, document);
-      reply.header("link", linkHeaders(found.pathOf(n)));
-      return sendDocument(reply, form === "markdown" ? MARKDOWN_TYPE : HTML_TYPE, document);
+      if (form === "index") return sendKept(reply, documentFile(document, TEXT_TYPE));
+      return sendPage(view, reply, document, markdown, found.pathOf(n), negotiated);
     });
   }
 
   const cacheable = { cacheable: true };
   const params = (request: FastifyRequest) => request.params as { name: string; page?: string; part?: string };
   /** A list page at its own path: Markdown or HTML by the Accept header, `Vary: Accept` either way. */
-  const negotiated = (request: FastifyRequest, reply: FastifyReply): Form => {
-    reply.header("vary", "Accept");
-    return prefersMarkdown(request.headers.accept) ? "markdown" : "html";
-  };
+  const negotiated = (request: FastifyRequest): Form => (prefersMarkdown(request.headers.accept) ? "markdown" : "html");
   for (const [kind, first, later, firstIndex, laterIndex] of [
     ["country", COUNTRY_LIST_PATTERN, COUNTRY_LIST_PAGE_PATTERN, COUNTRY_INDEX_PATTERN, COUNTRY_INDEX_PART_PATTERN],
     ["service", SERVICE_LIST_PATTERN, SERVICE_LIST_PAGE_PATTERN, SERVICE_INDEX_PATTERN, SERVICE_INDEX_PART_PATTERN],
@@ -110,7 +108,7 @@ export function registerLists(app: FastifyInstance, service: CatalogService): vo
         url,
         config: cacheable,
         handler: async (request, reply) =>
-          sendList(request, reply, kind, params(request).name, numberOf(request), negotiated(request, reply), true),
+          sendList(request, reply, kind, params(request).name, numberOf(request), negotiated(request), true),
       });
       readOnlyRoute(app, {
         url: markdownPath(url),
@@ -132,17 +130,18 @@ export function registerLists(app: FastifyInstance, service: CatalogService): vo
 
   /** sitemap.xml and its parts, rendered from the catalog's pages and the listings' slugs. */
   function sendSitemap(request: FastifyRequest, reply: FastifyReply, part: number | null) {
-    const snapshot = service.current();
+    const view = servedView(served);
+    const { snapshot } = view;
     const listings = snapshot.directory?.listings;
     const pages = sitemapPages(snapshot.manifest.pages, {
       count: listings?.count ?? 0,
       slugAt: (rank) => (listings === undefined ? "" : slugAt(listings, rank)),
     });
-    if (part !== null && (part < 1 || part > sitemapPartCount(pages))) return sendNotFound(service, request, reply);
+    if (part !== null && (part < 1 || part > sitemapPartCount(pages))) return sendNotFound(view, request, reply);
     const { baseUrl } = snapshot.site;
     // Rendered once per snapshot and kept (a part lists up to 50,000 URLs), not on every request.
     const render = () => (part === null ? sitemapXml(baseUrl, pages) : (sitemapPartXml(baseUrl, pages, part) ?? ""));
-    return sendDocument(reply, XML_TYPE, renderedDocument(snapshot, part === null ? SITEMAP_PATH : sitemapPartPath(part), render));
+    return sendKept(reply, documentFile(renderedDocument(view, part === null ? SITEMAP_PATH : sitemapPartPath(part), render), XML_TYPE));
   }
   readOnlyRoute(app, { url: SITEMAP_PATH, config: cacheable, handler: async (request, reply) => sendSitemap(request, reply, null) });
   readOnlyRoute(app, {

@@ -1,8 +1,8 @@
 import rateLimit from "@fastify/rate-limit";
 import underPressure from "@fastify/under-pressure";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { OVERLOAD_RETRY_AFTER_SECONDS, RATE_LIMIT_POLICY, RATE_LIMIT_WINDOW_SECONDS } from "../contract.ts";
-import { overloaded, type Refusal, rateLimited } from "../core/errors.ts";
+import { OVERLOAD_RETRY_AFTER_SECONDS, RATE_LIMIT_POLICY, RATE_LIMIT_WINDOW_SECONDS } from "../../contract.ts";
+import { overloaded, type Refusal, rateLimited } from "../../core/errors.ts";
 
 export interface LimitOptions {
   /** Requests per client per minute before 429; 0 turns rate limiting off. */

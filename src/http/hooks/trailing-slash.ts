@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
-import { notFound } from "../core/errors.ts";
-import { isApiPath, sendError } from "./errors.ts";
+import { notFound } from "../../core/errors.ts";
+import { isApiPath, sendError } from "../error-reply.ts";
 
 /** A path with a trailing slash that names a page of this host: not `//host/` or `/\host/`, which a browser reads as another host. */
 const TRAILING_SLASH = /^\/[^/\\].*\/$/s;

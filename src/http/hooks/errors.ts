@@ -1,10 +1,19 @@
 import type { Duplex } from "node:stream";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { READ_METHODS } from "../api/routes.ts";
-import { API_PREFIX, CACHE_CONTROL_NO_STORE, JSON_TYPE, MCP_PATH } from "../contract.ts";
-import { ApiError, internalError, malformedRequest, methodNotAllowed, notFound, payloadTooLarge, requestTooLarge } from "../core/errors.ts";
-import { parameterError } from "../core/validation.ts";
-import type { ParameterRules } from "../schemas/parameters.ts";
+import { READ_METHODS } from "../../api/routes.ts";
+import { CACHE_CONTROL_NO_STORE, JSON_TYPE } from "../../contract.ts";
+import {
+  ApiError,
+  internalError,
+  malformedRequest,
+  methodNotAllowed,
+  notFound,
+  payloadTooLarge,
+  requestTooLarge,
+} from "../../core/errors.ts";
+import { parameterError } from "../../core/validation.ts";
+import type { ParameterRules } from "../../schemas/parameters.ts";
+import { isApiPath, sendError } from "../error-reply.ts";
 
 declare module "fastify" {
   interface FastifyContextConfig {
@@ -34,14 +43,6 @@ export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Duplex)
   );
 }
 
-export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
-  // Set here too, not only in the caching hook: router-level failures skip the onSend hooks.
-  return reply
-    .code(error.status)
-    .headers({ ...error.headers, "cache-control": CACHE_CONTROL_NO_STORE })
-    .send(error.toBody());
-}
-
 function toApiError(error: FastifyError, request: FastifyRequest): ApiError {
   if (error instanceof ApiError) return error;
   if (error.validation !== undefined) {
@@ -69,11 +70,6 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (apiError.status >= 500 && !(error instanceof ApiError)) request.log.error({ err: error }, "request failed");
     return sendError(reply, apiError);
   });
-}
-
-/** Whether a URL path is under the REST API or the MCP endpoint (where every answer is JSON, and nothing redirects). */
-export function isApiPath(path: string): boolean {
-  return path === API_PREFIX || path.startsWith(`${API_PREFIX}/`) || path === MCP_PATH || path.startsWith(`${MCP_PATH}/`);
 }
 
 export type NotFoundPage = (request: FastifyRequest, reply: FastifyReply) => FastifyReply;

@@ -1,13 +1,13 @@
 import type { FastifyInstance, RouteOptions } from "fastify";
-import { READ_METHODS } from "../api/routes.ts";
-import { methodNotAllowed } from "../core/errors.ts";
+import { READ_METHODS } from "../../api/routes.ts";
+import { methodNotAllowed } from "../../core/errors.ts";
 
 const ALLOWED = READ_METHODS.split(", ");
 
 /**
  * Answers every method but GET, HEAD and OPTIONS on `url` with 405 and `Allow: GET, HEAD`. The
  * 405 is decided in onRequest, before any body is read or parsed. OPTIONS goes to the CORS
- * preflight route (src/http/security.ts), which refuses a request that is not a preflight with
+ * preflight route (src/http/hooks/security.ts), which refuses a request that is not a preflight with
  * the same 405.
  */
 export function rejectOtherMethods(app: FastifyInstance, url: string): void {
