@@ -14,6 +14,8 @@ import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { pathToFileURL } from "node:url";
 import autocannon from "autocannon";
+import { lowerBound } from "../src/snapshot/lower-bound.ts";
+import { random } from "./generate.ts";
 
 /** What one autocannon run sends. */
 export interface Target {
@@ -24,6 +26,12 @@ export interface Target {
   readonly headers: Record<string, string>;
   /** The server's process, when one process answers: its CPU time is read around each turn. */
   readonly pid?: number;
+  /**
+   * When given, each request is drawn from `requests` (the most asked first) by a seeded Zipf law
+   * of this exponent, one stream for every connection, as real traffic asks a few searches very
+   * often and most rarely; otherwise every connection cycles through `requests` in order.
+   */
+  readonly zipf?: { readonly seed: number; readonly exponent: number };
 }
 
 /** How long and how hard a scenario is driven: the same for every scenario of a run. */
@@ -77,6 +85,37 @@ function resultOf(run: autocannon.Result): LoadResult {
     errors: run.errors + run.timeouts,
     bytesPerRequest: run.requests.total === 0 ? 0 : Math.round(run.throughput.total / run.requests.total),
   };
+}
+
+/** A seeded Zipf law over ranks 0 … count-1: rank r drawn with a weight of 1 / (r + 1)^exponent. */
+export function zipfRanks(count: number, exponent: number, seed: number): () => number {
+  const cumulative = new Float64Array(count);
+  let total = 0;
+  for (let rank = 0; rank < count; rank += 1) {
+    total += 1 / (rank + 1) ** exponent;
+    cumulative[rank] = total;
+  }
+  const next = random(seed);
+  return () => {
+    const drawn = next() * total;
+    return Math.min(
+      count - 1,
+      lowerBound(count, (rank) => (cumulative[rank] as number) < drawn),
+    );
+  };
+}
+
+/** autocannon's requests for `target`: its list cycled in order, or one request that draws each from the list by its Zipf stream. */
+function requestsOf(target: Target, streams: Map<Target, () => number>): Record<string, unknown>[] {
+  const { zipf } = target;
+  if (zipf === undefined) return target.requests.map((request) => ({ ...request }));
+  let draw = streams.get(target);
+  if (draw === undefined) {
+    draw = zipfRanks(target.requests.length, zipf.exponent, zipf.seed);
+    streams.set(target, draw);
+  }
+  const next = draw;
+  return [{ setupRequest: (request: Record<string, unknown>) => ({ ...request, ...target.requests[next()] }) }];
 }
 
 /** Clock ticks a second, the unit of /proc/<pid>/stat's CPU times. */
@@ -133,6 +172,8 @@ export function turnOrder<T>(round: number, targets: readonly T[]): T[] {
 /** Runs the scenario of the spec file named by argv[2] and prints its LoadOutput as one JSON line. */
 async function main(): Promise<void> {
   const spec = JSON.parse(await readFile(process.argv[2] ?? "", "utf8")) as LoadSpec;
+  // Each target's Zipf stream goes on from turn to turn (warm-up included), as the traffic of one server would.
+  const streams = new Map<Target, () => number>();
   const drive = async (target: Target, seconds: number): Promise<LoadResult> => {
     const cpuBefore = target.pid === undefined ? undefined : cpuSecondsOf(target.pid);
     const result = resultOf(
@@ -141,7 +182,7 @@ async function main(): Promise<void> {
         connections: spec.connections,
         duration: seconds,
         headers: target.headers,
-        requests: target.requests.map((request) => ({ ...request })),
+        requests: requestsOf(target, streams) as autocannon.Request[],
       }),
     );
     const cpuAfter = target.pid === undefined ? undefined : cpuSecondsOf(target.pid);

@@ -81,8 +81,10 @@ export async function start(
   env: Record<string, string>,
   probe: string,
   { command = process.execPath, seconds = 60 }: Starting = {},
-): Promise<{ child: ChildProcess; seconds: number }> {
+): Promise<{ child: ChildProcess; seconds: number; said: string[] }> {
   const started = performance.now();
+  /** What the process says of its answer cache (src/server.ts, as it stops). */
+  const said: string[] = [];
   const child = spawn(command, args, {
     cwd: ROOT,
     env: { ...process.env, ...env },
@@ -95,6 +97,7 @@ export async function start(
   const listening = new Promise<void>((resolve) => {
     lines.on("line", (line) => {
       if (line.includes("listening")) resolve();
+      if (line.includes("answer cache:")) said.push(line);
     });
     child.once("exit", () => resolve());
   });
@@ -104,7 +107,7 @@ export async function start(
     try {
       const response = await fetch(probe);
       await response.arrayBuffer();
-      if (response.ok) return { child, seconds: (performance.now() - started) / 1000 };
+      if (response.ok) return { child, seconds: (performance.now() - started) / 1000, said };
     } catch {
       // not listening yet
     }
@@ -140,18 +143,30 @@ export async function startBaseline(): Promise<{ child: ChildProcess; url: strin
   return { child, url };
 }
 
-/** How a server is run for a scenario: its result cache's lifetime (0: off), its processes, and whether metrics are on. */
+/**
+ * How a server is run for a scenario: its answer cache's lifetime (0: off), its processes, and
+ * whether metrics are on. Scenarios given the same settings object share a server.
+ */
 export interface ServerSettings {
   readonly cacheSeconds: number;
   readonly workers: number;
   readonly metrics?: boolean;
 }
 
-/** A server under load: its process, its address, and how long it took to answer. */
+/** A server under load: its process, its address, how long it took to answer, and what it said of its answer cache as it stopped. */
 export interface RunningServer {
   readonly child: ChildProcess;
   readonly url: string;
   readonly seconds: number;
+  readonly said: readonly string[];
+}
+
+/** The share of answers sent from the answer cache, from the server's own line as it stopped; NaN when it said none. */
+export function cacheHitRate(server: RunningServer): number {
+  const line = server.said.at(-1) ?? "";
+  const [, hits, misses] = /answer cache: (\d+) hits, (\d+) misses/.exec(line) ?? [];
+  const asked = Number(hits) + Number(misses);
+  return hits === undefined || asked === 0 ? Number.NaN : Number(hits) / asked;
 }
 
 /**
@@ -172,8 +187,8 @@ export async function startServer(entry: string, snapshot: Snapshot, settings: S
     RATE_LIMIT_MAX: "0",
     ...(settings.metrics === true ? { METRICS_PORT: String(await freePort()) } : {}),
   };
-  const { child, seconds } = await start([entry], env, `${url}/api/directory?limit=1`);
-  return { child, url, seconds };
+  const { child, seconds, said } = await start([entry], env, `${url}/api/directory?limit=1`);
+  return { child, url, seconds, said };
 }
 
 /**

@@ -15,6 +15,8 @@ export interface Row {
   readonly baseline?: LoadResult;
   /** The same scenario on the --against server, in the same rounds, set against the same yardstick. */
   readonly against?: LoadResult;
+  /** The share of its answers the answer cache sent, when the cache was on. */
+  readonly cacheHitRate?: number;
 }
 
 /** A server's start and memory: those of the cache-off single process every scenario but two runs on. */
@@ -59,7 +61,8 @@ const rate = (result: LoadResult) => Math.round(result.perSecond).toLocaleString
 
 function loadLine(label: string, result: LoadResult, baseline: LoadResult | undefined): string {
   const base = baseline === undefined ? "" : `  ${ratio(result.perSecond, baseline.perSecond)} × ${Math.round(baseline.perSecond)}`;
-  const cpu = Number.isFinite(cpuMicrosPerRequest(result)) ? `  cpu ${cpuMicrosPerRequest(result).toFixed(1)} µs/req` : "";
+  const cpuBase = baseline === undefined ? "" : ` (${ratio(cpuMicrosPerRequest(result), cpuMicrosPerRequest(baseline))} × bare's)`;
+  const cpu = Number.isFinite(cpuMicrosPerRequest(result)) ? `  cpu ${cpuMicrosPerRequest(result).toFixed(1)} µs/req${cpuBase}` : "";
   return `    ${label.padEnd(44)} ${Math.round(result.perSecond).toString().padStart(7)} req/s  p50 ${ms(result.p50)} ms  p99 ${ms(result.p99)} ms${base}${cpu}`;
 }
 
@@ -74,15 +77,19 @@ export function printRow({ scenario, result, baseline, against }: Row): void {
 
 function table(results: readonly SizeResult[]): string {
   const lines: string[] = [];
-  lines.push("| listings | scenario | req/s | × base | p50 ms | × base | p99 ms | × base | errors | server CPU µs/req |");
-  lines.push("| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+  lines.push(
+    "| listings | scenario | req/s | × base | p50 ms | × base | p99 ms | × base | errors | server CPU µs/req | × base | cache hits |",
+  );
+  lines.push("| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
   for (const size of results) {
     const mean = size.rows[0]?.result;
-    for (const { scenario, result, baseline } of size.rows) {
+    for (const { scenario, result, baseline, cacheHitRate } of size.rows) {
       // Each scenario against the baseline measured in turns with it; the baseline's row is their mean.
       const base = baseline ?? mean;
+      const cpu = cpuMicrosPerRequest(result);
+      const hits = cacheHitRate === undefined ? "-" : `${(cacheHitRate * 100).toFixed(1)}%`;
       lines.push(
-        `| ${size.listings.toLocaleString("en")} | ${scenario} | ${rate(result)} | ${ratio(result.perSecond, base?.perSecond ?? 0)} | ${ms(result.p50)} | ${ratio(result.p50, base?.p50 ?? 0)} | ${ms(result.p99)} | ${ratio(result.p99, base?.p99 ?? 0)} | ${result.non2xx + result.errors} | ${fixed(cpuMicrosPerRequest(result), 1)} |`,
+        `| ${size.listings.toLocaleString("en")} | ${scenario} | ${rate(result)} | ${ratio(result.perSecond, base?.perSecond ?? 0)} | ${ms(result.p50)} | ${ratio(result.p50, base?.p50 ?? 0)} | ${ms(result.p99)} | ${ratio(result.p99, base?.p99 ?? 0)} | ${result.non2xx + result.errors} | ${fixed(cpu, 1)} | ${base === undefined ? "-" : ratio(cpu, cpuMicrosPerRequest(base))} | ${hits} |`,
       );
     }
   }

@@ -12,6 +12,7 @@ import { freePort } from "../test/helpers/ports.ts";
 import { random } from "./generate.ts";
 import { combined, type LoadOutput, type Pacing, type Target } from "./load.ts";
 import {
+  cacheHitRate,
   type RunningServer,
   rssMiB,
   SERVER_ENTRY,
@@ -29,7 +30,29 @@ import { printRow, type Row, type Serving } from "./report.ts";
 interface Sample {
   readonly headers: Record<string, string>;
   readonly queries: readonly DirectoryQuery[];
+  /** DEPLOYED_SEARCHES distinct searches, the most asked first: what the as-deployed scenarios draw from. */
+  readonly distinct: readonly DirectoryQuery[];
   readonly slugs: readonly string[];
+}
+
+/** How many distinct searches the as-deployed scenarios draw from, and the Zipf law they are drawn by (s = 1). */
+const DEPLOYED_SEARCHES = 20_000;
+const DEPLOYED_STREAM = { seed: 1234, exponent: 1 } as const;
+
+/** `count` distinct searches (by their query strings) from the seeded mix about `listings`. */
+function distinctQueries(count: number, listings: readonly ListingFacts[]): DirectoryQuery[] {
+  const seen = new Set<string>();
+  const distinct: DirectoryQuery[] = [];
+  for (let seed = 100; distinct.length < count; seed += 1) {
+    for (const query of directoryQueries(count, seed, listings)) {
+      const text = queryString(query);
+      if (seen.has(text)) continue;
+      seen.add(text);
+      distinct.push(query);
+      if (distinct.length === count) break;
+    }
+  }
+  return distinct;
 }
 
 /** One scenario: the server it needs and the requests it sends, cycled by every connection. */
@@ -37,6 +60,7 @@ interface Scenario {
   /** A short name for --only. */
   readonly key: string;
   readonly name: string;
+  /** The server's settings: scenarios given the same object share a server, and an as-deployed one has a server of its own. */
   readonly server: ServerSettings;
   /**
    * A second server of this checkout's, with these settings, measured in the same turns (as
@@ -52,9 +76,30 @@ const CACHE_ON: ServerSettings = { cacheSeconds: 60, workers: 1 };
 const TWO_WORKERS: ServerSettings = { cacheSeconds: 0, workers: 2 };
 const METRICS_ON: ServerSettings = { cacheSeconds: 0, workers: 1, metrics: true };
 
+/** As an operator runs it: every setting at its default (the answer cache on for 60 s), but RATE_LIMIT_MAX=0 (the load comes from one address). */
+const deployed = (): ServerSettings => ({ cacheSeconds: 60, workers: 1 });
+
 const searches = ({ headers, queries }: Sample): Omit<Target, "url"> => ({
   headers,
   requests: queries.map((query) => ({ method: "GET", path: `/api/directory${queryString(query)}` })),
+});
+
+/** The search mix as a query string, without its paging (the facets take none). */
+const facetsPath = ({ q, location, country }: DirectoryQuery) => `/api/facets${queryString({ q, location, country })}`;
+
+const facets = ({ headers, queries }: Sample): Omit<Target, "url"> => ({
+  headers,
+  requests: queries.map((query) => ({ method: "GET", path: facetsPath(query) })),
+});
+
+const html = ({ headers, queries }: Sample): Omit<Target, "url"> => ({
+  headers: { ...headers, accept: "text/html" },
+  requests: queries.map((query) => ({ method: "GET", path: `/businesses${queryString(query)}` })),
+});
+
+const markdownPage = ({ headers, queries }: Sample): Omit<Target, "url"> => ({
+  headers,
+  requests: queries.map((query) => ({ method: "GET", path: `/businesses/index.md${queryString(query)}` })),
 });
 
 const MCP_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
@@ -102,6 +147,18 @@ const mcpSearches =
     };
   };
 
+/** The search mix as a query string, without its paging (the facets take none). */
+
+/** The as-deployed scenario of `requests`: the distinct searches, drawn by the Zipf law, on a server of its own. */
+function asDeployed(key: string, name: string, requests: (sample: Sample) => Omit<Target, "url">): Scenario {
+  return {
+    key: `deployed-${key}`,
+    name: `as deployed: ${name}, Zipf over ${DEPLOYED_SEARCHES.toLocaleString("en")} searches`,
+    server: deployed(),
+    requests: (sample) => ({ ...requests({ ...sample, queries: sample.distinct }), zipf: DEPLOYED_STREAM }),
+  };
+}
+
 /**
  * Every scenario, in the order run: those of the production server, then the search mix again
  * with Prometheus metrics on (METRICS_PORT: what counting every request costs), with the result
@@ -115,16 +172,7 @@ export const SCENARIOS: readonly Scenario[] = [
     server: PRODUCTION,
     requests: ({ headers, slugs }) => ({ headers, requests: slugs.map((slug) => ({ method: "GET", path: `/api/directory/${slug}` })) }),
   },
-  {
-    key: "facets",
-    name: "facets of the search mix, cache off",
-    server: PRODUCTION,
-    // The mix's filters without their paging: the facets take none.
-    requests: ({ headers, queries }) => ({
-      headers,
-      requests: queries.map(({ q, location, country }) => ({ method: "GET", path: `/api/facets${queryString({ q, location, country })}` })),
-    }),
-  },
+  { key: "facets", name: "facets of the search mix, cache off", server: PRODUCTION, requests: facets },
   {
     key: "offerings",
     name: "offerings search",
@@ -137,15 +185,8 @@ export const SCENARIOS: readonly Scenario[] = [
       })),
     }),
   },
-  {
-    key: "html",
-    name: "HTML directory page",
-    server: PRODUCTION,
-    requests: ({ headers, queries }) => ({
-      headers: { ...headers, accept: "text/html" },
-      requests: queries.map((query) => ({ method: "GET", path: `/businesses${queryString(query)}` })),
-    }),
-  },
+  { key: "html", name: "HTML directory page, cache off", server: PRODUCTION, requests: html },
+  { key: "markdown-page", name: "Markdown directory page, cache off", server: PRODUCTION, requests: markdownPage },
   {
     key: "markdown",
     name: "Markdown profile",
@@ -178,6 +219,11 @@ export const SCENARIOS: readonly Scenario[] = [
   },
   { key: "search-cache", name: "directory search mix, cache on (60 s)", server: CACHE_ON, requests: searches },
   { key: "search-workers", name: "directory search mix, cache off, WORKERS=2", server: TWO_WORKERS, requests: searches },
+  asDeployed("json", "JSON search", searches),
+  asDeployed("html", "HTML directory page", html),
+  asDeployed("markdown", "Markdown directory page", markdownPage),
+  asDeployed("mcp", "MCP 2025-11-25 search_businesses", mcpSearches("2025-11-25")),
+  asDeployed("facets", "facets", facets),
 ];
 
 /**
@@ -276,13 +322,21 @@ export async function measureScenarios(snapshot: Snapshot, measuring: Measuring)
   const sample: Sample = {
     headers: { host: `localhost:${snapshot.port}` },
     queries: directoryQueries(500, 7, listings),
+    distinct: measuring.scenarios.some((scenario) => scenario.key.startsWith("deployed-"))
+      ? distinctQueries(DEPLOYED_SEARCHES, listings)
+      : [],
     slugs: listings.map((listing) => listing.slug),
   };
   const entries = [SERVER_ENTRY, ...(measuring.against === undefined ? [] : [measuring.against])];
   const serving = entries.map(() => NOT_MEASURED);
   const rows: Row[] = [];
   const yardstick = await startBaseline();
-  const bare: Target = { url: yardstick.url, headers: {}, requests: [{ method: "GET", path: "/" }] };
+  const bare: Target = {
+    url: yardstick.url,
+    headers: {},
+    requests: [{ method: "GET", path: "/" }],
+    ...(yardstick.child.pid === undefined ? {} : { pid: yardstick.child.pid }),
+  };
   for (const settings of new Set(measuring.scenarios.map((scenario) => scenario.server))) {
     // Start and memory are those of the production server's.
     const production = settings === PRODUCTION;
@@ -296,6 +350,7 @@ export async function measureScenarios(snapshot: Snapshot, measuring: Measuring)
     if (beside !== undefined && measuring.against === undefined) {
       running.push({ server: await startServer(SERVER_ENTRY, snapshot, beside, await freePort()) });
     }
+    const measured: Row[] = [];
     for (const scenario of measuring.scenarios.filter((each) => each.server === settings)) {
       const requests = scenario.requests(sample);
       // With WORKERS=2 the process started only supervises: its own CPU time says nothing of the answers.
@@ -304,12 +359,16 @@ export async function measureScenarios(snapshot: Snapshot, measuring: Measuring)
         ...requests,
         ...(settings.workers === 1 && server.child.pid !== undefined ? { pid: server.child.pid } : {}),
       }));
-      rows.push(await load(scenario.name, targets, bare, measuring));
+      measured.push(await load(scenario.name, targets, bare, measuring));
     }
     for (const [index, { server, loaded }] of running.entries()) {
       if (loaded !== undefined) serving[index] = await afterTraffic(server, loaded, index > 0);
       await stop(server.child);
     }
+    // The answer cache's share of the answers, as the server counted them (warm-up included): one scenario a server when it is on.
+    const hitRate = settings.cacheSeconds > 0 && running[0] !== undefined ? cacheHitRate(running[0].server) : Number.NaN;
+    if (Number.isFinite(hitRate)) console.log(`    answer cache hits: ${(hitRate * 100).toFixed(1)}% of the answers`);
+    rows.push(...measured.map((row) => (Number.isFinite(hitRate) ? { ...row, cacheHitRate: hitRate } : row)));
   }
   await stop(yardstick.child);
   const baselines = rows.flatMap((row) => (row.baseline === undefined ? [] : [row.baseline]));

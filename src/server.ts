@@ -12,6 +12,27 @@ import { tracingWanted } from "./tracing/settings.ts";
 /** The signals that stop the server gracefully: SIGHUP too, which a closed terminal sends. */
 const STOP_SIGNALS = ["SIGTERM", "SIGINT", "SIGHUP"] satisfies closeWithGrace.AllEvents[];
 
+/**
+ * Where the log goes: stdout, a line at a time when the server is idle, and the lines of one turn
+ * of the event loop in one write when it is busy. Writing to a pipe is synchronous here, so a
+ * request line written on its own cost its request a system call; a loaded server now writes
+ * its lines together once its answers are sent. What is still queued is written before the
+ * process exits.
+ */
+const logLines = {
+  queued: [] as string[],
+  write(line: string): void {
+    if (this.queued.push(line) === 1) setImmediate(() => this.flush());
+  },
+  flush(): void {
+    if (this.queued.length === 0) return;
+    const lines = this.queued.join("");
+    this.queued = [];
+    process.stdout.write(lines);
+  },
+};
+process.on("exit", () => logLines.flush());
+
 async function main(config: Config, tracingOn: boolean): Promise<void> {
   // The snapshot's listing check starts its worker threads at once; the application's modules
   // load meanwhile instead of before. The snapshot is live: a rebuilt dist/ is served within about
@@ -37,7 +58,7 @@ async function main(config: Config, tracingOn: boolean): Promise<void> {
     config,
     answerStats,
     metrics,
-    logger: { level: config.logLevel },
+    logger: { level: config.logLevel, stream: logLines },
     wrapMcpDispatch: tracing?.wrapMcpDispatch,
   });
   tracing?.logTo(app.log);
@@ -80,6 +101,8 @@ async function main(config: Config, tracingOn: boolean): Promise<void> {
       app.log.info("no longer accepting connections; finishing the requests in flight");
     }
     await app.close();
+    // What the answer cache did for this process, once it has answered its last request.
+    if (config.cacheSeconds > 0) app.log.info(`answer cache: ${answerStats.hits} hits, ${answerStats.misses} misses`);
     // The spans of the last requests are sent before the process exits.
     await tracing?.shutdown();
   });
