@@ -15,20 +15,21 @@
  */
 import { randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
-import { basename, join } from "node:path";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
 import matter from "gray-matter";
-import { stringify } from "yaml";
 import { ConfigError, readConfig } from "../src/config.ts";
 import { MAX_OFFERINGS } from "../src/contract.ts";
 import { closest } from "../src/core/closest.ts";
 import type { ServiceEntry } from "../src/schemas/content.ts";
 import { isCountryCode } from "../src/schemas/countries.ts";
-import { fold, words } from "../src/snapshot/text.ts";
-import { type ContentProblem, markdownFiles, readServices } from "./content.ts";
+import { fold } from "../src/snapshot/text.ts";
+import { type ContentProblem, readServices } from "./content.ts";
+import { fileText } from "./content-file.ts";
 import { unknownOption } from "./options.ts";
 import { displayPath } from "./report.ts";
 import { countryCodeProblem } from "./schema-errors.ts";
+import { listingFolder, listingSlugWords, newSlug, slugsIn } from "./slug.ts";
 import { checkServices, frontMatterProblems, SLUG_PATTERN, serviceWithAlias, UUID_LIKE } from "./validate.ts";
 import { PLACEHOLDER } from "./warnings.ts";
 
@@ -46,22 +47,6 @@ const USAGE = `Usage:
                  [--region <region>] [--postcode <postal code>] [--quote-url <https URL>] [--category <category>] [--slug <slug>]
   npm run new -- offering "Offering name" [--slug <slug>]`;
 
-/** A file name from words: `O'Brien & Sons, Dublin` → `obrien-sons-dublin`; letters outside a-z are dropped. */
-export function slugFrom(text: string): string {
-  return words(fold(text))
-    .map((word) => word.replace(/[^a-z0-9]+/g, "-"))
-    .join("-")
-    .replace(/-{2,}/g, "-")
-    .replace(/^-+|-+$/g, "");
-}
-
-/** `base`, or `base-2`, `base-3`… : the first no file uses. */
-function unusedSlug(base: string, taken: ReadonlySet<string>): string {
-  let slug = base;
-  for (let n = 2; taken.has(slug); n += 1) slug = `${base}-${n}`;
-  return slug;
-}
-
 /** The slug asked for, checked, or one made from `words` that no file has. */
 function chooseSlug(asked: string | undefined, fallbackWords: string, taken: ReadonlySet<string>, kind: string): string {
   if (asked !== undefined) {
@@ -73,13 +58,7 @@ function chooseSlug(asked: string | undefined, fallbackWords: string, taken: Rea
     if (taken.has(asked)) throw new NewFileError(`--slug "${asked}" is already the slug of another ${kind}; choose another.`);
     return asked;
   }
-  const base = slugFrom(fallbackWords);
-  return unusedSlug(base === "" || UUID_LIKE.test(base) ? kind : base, taken);
-}
-
-/** The slugs of the files already in a folder (and its sub-folders). */
-function slugsIn(dir: string): Set<string> {
-  return new Set(markdownFiles(dir).map((path) => basename(path, ".md")));
+  return newSlug(fallbackWords, taken, kind);
 }
 
 /** The vocabulary's service named (exactly, in other case, or by one of its aliases), or an error naming the closest. */
@@ -97,15 +76,6 @@ function serviceNamed(asked: string, vocabulary: readonly ServiceEntry[]): Servi
   throw new NewFileError(
     `--service "${asked}" is not a service in services.yml${suggestion === undefined ? "; add it there first" : `; did you mean "${suggestion}"?`}`,
   );
-}
-
-/**
- * Front matter and body as a file. Written by YAML 1.1's rules, which the build's reader
- * (gray-matter's js-yaml) follows: `12:30`, `1_000` or `2024-01-01` are quoted, or they would read
- * as a number or a date.
- */
-function fileText(data: Record<string, unknown>, body: string): string {
-  return `---\n${stringify(data, { version: "1.1", lineWidth: 0 })}---\n${body}\n`;
 }
 
 /** The file's text read back as the build reads it: its problems, if any (none is ever written). */
@@ -168,9 +138,7 @@ function newListing(contentDir: string, name: string, options: Record<string, st
   }
 
   const dir = join(contentDir, "businesses");
-  // The city is added unless the name already ends in or holds it as words: `leeds-plumbing`, not `leeds-plumbing-leeds`.
-  const namedAfterCity = `-${slugFrom(name)}-`.includes(`-${slugFrom(city)}-`);
-  const slug = chooseSlug(options.slug, `${name} ${namedAfterCity ? "" : city}`, slugsIn(dir), "listing");
+  const slug = chooseSlug(options.slug, listingSlugWords(name, city), slugsIn(dir), "listing");
   const todo: string[] = [];
   const given = (option: string, field: string): string => {
     const value = options[option]?.trim();
@@ -187,7 +155,7 @@ function newListing(contentDir: string, name: string, options: Record<string, st
     quoteUrl: given("quote-url", "quoteUrl").replace(/^TODO$/, `https://example.com/${PLACEHOLDER}`),
     status: "pending",
   };
-  const file = `businesses/${country.toLowerCase()}/${slug}.md`;
+  const file = `businesses/${listingFolder(country)}/${slug}.md`;
   todo.push("the description");
   const body = `${PLACEHOLDER}: describe the business in plain text: what it does, where, and for how long (at most 3,000 characters).`;
   const text = fileText(data, body);
