@@ -1,9 +1,8 @@
 import MiniSearch from "minisearch";
-import { businessPagePath, markdownPath, offeringPagePath } from "../src/contract.ts";
+import { markdownPath, offeringPagePath } from "../src/contract.ts";
 import { type ListsByName, listsByName, type PagingLengths, pagingLengths } from "../src/render/list-paging.ts";
 import type { PublicBusiness } from "../src/schemas/business.ts";
 import {
-  type BusinessFrontMatter,
   LISTING_STATUSES,
   type OfferingFrontMatter,
   type ServiceEntry,
@@ -16,6 +15,7 @@ import { OFFERING_INDEX_OPTIONS, type OfferingIndexDocument } from "../src/snaps
 import { compareByNameThenSlug, compareCodeUnits } from "../src/snapshot/text.ts";
 import type { CachedListing } from "./cache.ts";
 import type { ListingMemo } from "./listing-memo.ts";
+import { toPublicBusiness } from "./public-business.ts";
 import type { Entry, ValidContent } from "./validate.ts";
 
 /** Everything the emitters write, derived from valid content. */
@@ -70,24 +70,6 @@ function toOffering(baseUrl: string, { slug, data }: Entry<OfferingFrontMatter>)
     ),
     steps: [...data.steps],
     questions: data.questions.map(({ question, answer }) => ({ question, answer })),
-  };
-}
-
-/** Only the approved public fields: `status` and `private` never leave the build. */
-function toPublicBusiness(baseUrl: string, { slug, data, body }: Entry<BusinessFrontMatter>): PublicBusiness {
-  const profileUrl = `${baseUrl}${businessPagePath(slug)}`;
-  const { city, region, postalCode, country } = data.location;
-  return {
-    id: data.id.toLowerCase(),
-    slug,
-    name: data.name,
-    service: data.service,
-    category: data.category,
-    description: body,
-    location: { city, region, postalCode, country },
-    profileUrl,
-    markdownUrl: `${baseUrl}${markdownPath(businessPagePath(slug))}`,
-    quoteUrl: data.quoteUrl,
   };
 }
 

@@ -6,12 +6,13 @@
  */
 import { readFile } from "node:fs/promises";
 import { dirname } from "node:path";
-import { build, type Plugin } from "esbuild";
+import type { Plugin } from "esbuild";
 import packageJson from "../package.json" with { type: "json" };
 import { MCP_APP } from "../src/api/resources.ts";
 import { TOOL_NAMES } from "../src/api/tools/tool.ts";
 import { DIRECTORY_LOCATION_MAX_LENGTH, DIRECTORY_Q_MAX_LENGTH } from "../src/contract.ts";
 import { escapeHtml } from "../src/render/escape.ts";
+import { browserScript } from "./browser-script.ts";
 import type { AppConfig } from "./mcp-app/config.ts";
 
 const SOURCE = new URL("./mcp-app/", import.meta.url).pathname;
@@ -42,22 +43,12 @@ const ZOD_ENGLISH_ONLY: Plugin = {
 
 /** The browser code as one script: ext-apps and the app, minified, run as it loads. */
 async function script(): Promise<string> {
-  const result = await build({
-    entryPoints: [`${SOURCE}app.ts`],
-    bundle: true,
-    write: false,
-    format: "iife",
-    platform: "browser",
-    target: "es2022",
-    minify: true,
-    logLevel: "silent",
+  const code = await browserScript(`${SOURCE}app.ts`, "the MCP App", {
     define: { MCP_APP_CONFIG: JSON.stringify(CONFIG) },
     plugins: [ZOD_ENGLISH_ONLY],
   });
-  const [output] = result.outputFiles;
-  if (output === undefined) throw new Error("esbuild wrote no bundle for the MCP App");
   // Inside <script>, only "</script" and "<!--" could end or change the element: escaped, they mean the same to JavaScript.
-  return output.text.replaceAll("</script", "<\\/script").replaceAll("<!--", "<\\!--");
+  return code.replaceAll("</script", "<\\/script").replaceAll("<!--", "<\\!--");
 }
 
 async function document(): Promise<string> {
