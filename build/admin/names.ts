@@ -20,5 +20,11 @@ export const CATEGORY_WIDGET = "service-category";
  */
 export const NEW_FILE_KEYS = { slug: "_newfileslug", folder: "_newfilefolder" } as const;
 
+/** Where the dev server answers the slug and folder `npm run new` would choose: `?kind=listing&name=…&city=…&country=…`. */
+export const NEW_SLUG_PATH = "/admin/new-slug";
+
 /** The collections, by the name the config gives them. */
 export const COLLECTIONS = { listings: "listings", offerings: "offerings", site: "site" } as const;
+
+/** The id of the data block of /admin/ that holds the site facts of the snapshot served (data/site.json), for the preview. */
+export const SITE_FACTS_ID = "site-facts";
