@@ -9,6 +9,9 @@
  * starting (Node.js, tsx, the build's modules) and 0.6 s reading the cache back. They remember
  * what they made of listings (build/listing-memo.ts), and read again only the files the watcher
  * saw change, not every file's stat.
+ *
+ * It also serves the editors' form at /admin/ (scripts/dev-admin/) when HOST is a loopback
+ * address: it then listens on HOST:PORT itself and passes every other request to the server.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { relative, sep } from "node:path";
@@ -17,25 +20,36 @@ import { type BuildOptions, build, failure } from "../build/build.ts";
 import type { BuildCache } from "../build/cache.ts";
 import { unchangedBut } from "../build/content.ts";
 import { ListingMemo } from "../build/listing-memo.ts";
-import { ConfigError, contentDirOf } from "../src/config.ts";
+import { type Config, ConfigError, contentDirOf, readConfig } from "../src/config.ts";
 import { SNAPSHOT_BUILT_MESSAGE } from "../src/snapshot/reload.ts";
+import { type Editor, startEditor } from "./dev-admin/editor.ts";
 import { watchTree } from "./watch-tree.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
-const CONTENT_DIR = contentDirOrExit();
-const tsx = (script: string) =>
-  spawn(process.execPath, ["--import", "tsx", script], { cwd: ROOT, env: process.env, stdio: ["ignore", "pipe", "inherit", "ipc"] });
-
-/** The content folder to watch; a mistaken CONTENT_DIR is said in one line, and exit code 1. */
-function contentDirOrExit(): string {
+/** A mistaken variable is said in one line, and exit code 1, before anything starts. */
+function orExit<T>(read: () => T): T {
   try {
-    return contentDirOf();
+    return read();
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     console.error(error.message);
     process.exit(1);
   }
 }
+/** The content folder to watch. */
+const CONTENT_DIR = orExit(contentDirOf);
+const CONFIG: Config = orExit(readConfig);
+/** The editors' form, when HOST lets it be on; the public address cannot be listened on: one line, exit code 1. */
+const editor: Editor | null = await startEditor(CONFIG, CONTENT_DIR).catch((error: Error) => {
+  console.error(error.message);
+  process.exit(1);
+});
+const tsx = (script: string) =>
+  spawn(process.execPath, ["--import", "tsx", script], {
+    cwd: ROOT,
+    env: { ...process.env, ...editor?.serverEnv },
+    stdio: ["ignore", "pipe", "inherit", "ipc"],
+  });
 
 /** A build as `npm run build` makes it. */
 const BUILD: BuildOptions = { checkOnly: false, clean: false, verbose: false, allWarnings: false, format: "text" };
@@ -85,7 +99,8 @@ function tellServer(): void {
 }
 function serve(): void {
   server = tsx("src/server.ts");
-  server.stdout?.pipe(PinoPretty({ colorize: true, ignore: "pid,hostname", translateTime: "SYS:HH:MM:ss" }));
+  const log = editor === null ? server.stdout : server.stdout?.pipe(editor.publicLog());
+  log?.pipe(PinoPretty({ colorize: true, ignore: "pid,hostname", translateTime: "SYS:HH:MM:ss" }));
   server.on("exit", (code) => {
     server = null;
     if (!stopping) console.error(`the server stopped (exit code ${code}); fix the problem, then save a content file to try again`);
@@ -121,8 +136,13 @@ function stop(signal: NodeJS.Signals): void {
   if (stopping) return;
   stopping = true;
   watcher.close();
-  if (server === null) process.exit(0);
-  server.on("exit", (code) => process.exit(code ?? 1));
+  // The form's backend is stopped with the server, and waited for: nothing is left running.
+  const editorStopped = editor?.stop();
+  if (server === null) {
+    void Promise.resolve(editorStopped).then(() => process.exit(0));
+    return;
+  }
+  server.on("exit", (code) => void Promise.resolve(editorStopped).then(() => process.exit(code ?? 1)));
   server.kill(signal);
 }
 
