@@ -1,14 +1,12 @@
 import assert from "node:assert/strict";
 import { mkdir } from "node:fs/promises";
-import { createRequire } from "node:module";
 import { after, before } from "node:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
+import { violations } from "../helpers/axe.ts";
 import { browserForTests, browserTest as needingBrowser } from "../helpers/browser.ts";
 import { type RunningServer, startServer } from "../helpers/server.ts";
 import { buildSnapshot, FIXTURES, SAMPLE_CONTENT, tempDir } from "../helpers/snapshot.ts";
 
-const require = createRequire(import.meta.url);
-const AXE = require.resolve("axe-core");
 const SCREENSHOTS = new URL("../../test-output/pages/", import.meta.url).pathname;
 const QUOTE_FORM = "https://fixture.example/quotes/new";
 
@@ -45,23 +43,6 @@ after(async () => {
   await server.close();
   await cleanup();
 });
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  nodes: { target: string[] }[];
-}
-
-/** Accessibility violations of any impact on the current page (axe-core's WCAG and best-practice rules). */
-async function violations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: AXE });
-  const violations = await page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run: () => Promise<{ violations: AxeViolation[] }> } }).axe;
-    const result = await axe.run();
-    return result.violations.map(({ id, impact, nodes }) => ({ id, impact, nodes: nodes.map((node) => ({ target: node.target })) }));
-  });
-  return violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-}
 
 /** A page that records dialogs, console errors and uncaught page errors. */
 async function watchedPage(): Promise<{ page: Page; problems: string[] }> {
