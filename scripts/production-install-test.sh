@@ -61,6 +61,12 @@ const mcp = (body) => fetch(`${base}/mcp`, {
 });
 await expect("MCP initialize", await mcp({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "ci", version: "1" } } }), (t) => JSON.parse(t).result.protocolVersion === "2025-11-25");
 await expect("MCP tools/list", await mcp({ jsonrpc: "2.0", id: 2, method: "tools/list" }), (t) => JSON.parse(t).result.tools.map((tool) => tool.name).join(" ") === "search_businesses directory_facets get_business search_offerings get_offering");
+// The editors' form is npm run dev's alone (scripts/dev-admin/): nothing of it is served here.
+for (const path of ["/admin/", "/admin/config.yml"]) {
+  const response = await fetch(`${base}${path}`);
+  if (response.status !== 404) throw new Error(`GET ${path}: ${response.status}, not 404`);
+  console.log(`ok GET ${path}: 404`);
+}
 '
 
 kill -TERM "$pid"
