@@ -20,7 +20,9 @@ async function withNewSlug({ entry }: { entry: Immutable }): Promise<Immutable |
   const query = entry.get("newRecord") === true ? slugQuery(entry.get("collection"), data) : null;
   if (query === null) return undefined;
   const response = await fetch(`${NEW_SLUG_PATH}?${query}`);
-  const answer = (await response.json()) as { slug?: string; folder?: string; error?: string };
+  // Not under npm run dev (a hosted editor, content/README.md): the collection's own slug template names the file.
+  if (response.status === 404) return undefined;
+  const answer = (await response.json().catch(() => ({}))) as { slug?: string; folder?: string; error?: string };
   if (!response.ok || answer.slug === undefined) throw new Error(`no file name could be chosen: ${answer.error ?? response.status}`);
   return data.set(NEW_FILE_KEYS.slug, answer.slug).set(NEW_FILE_KEYS.folder, answer.folder ?? "");
 }
