@@ -44,8 +44,8 @@ const FACET_TABLE: Part<FacetTable> = {
       country: columnOf(index.countries, index.countryPostings, index.count),
       city: columnOf(index.cities, index.cityPostings, index.count),
     };
-    // A search without conditions: every listing, counted once per snapshot.
-    return { columns, whole: counted(columns, [], index.count) };
+    // A search without conditions: every listing, counted once per view.
+    return { columns, whole: counted(columns, [], index.count, FACETS) };
   },
 };
 
@@ -65,43 +65,56 @@ function topValues(values: readonly string[], counts: Uint32Array): FacetCount[]
 
 const NONE: DirectoryFacets = { total: 0, service: [], category: [], country: [], city: [] };
 
+/** The facets the directory page shows of a search: the ones its links narrow the search by. */
+export const PAGE_FACETS: readonly Facet[] = ["service", "country"];
+
 /**
  * What a search matches, counted (contract §4, Facets): the total, and per facet the values of the
- * matching listings with how many have each. The matches are exactly the search's (the same
- * condition sets, limit and offset aside); each is visited once and its four values counted.
+ * matching listings with how many have each (only those of `facets`; the others are left empty).
+ * The matches are exactly the search's (the same condition sets, limit and offset aside); each is
+ * visited once and its values counted. A search of one condition (a word, a place, a country) is
+ * counted once per view, every facet, and kept with its set: those are the searches with the most
+ * matches, and a set is kept for the view's life or as long as its cache keeps it.
  */
-export function facetDirectory(view: SnapshotView, search: NormalizedSearch): DirectoryFacets {
+export function facetDirectory(view: SnapshotView, search: NormalizedSearch, facets: readonly Facet[] = FACETS): DirectoryFacets {
   const sets = conditionSets(view, search);
   if (sets === null) return NONE;
   const { columns, whole } = view.get(FACET_TABLE);
-  return sets.length === 0 ? whole : counted(columns, sets, directoryOf(view).index.count);
+  const count = directoryOf(view).index.count;
+  if (sets.length === 0) return whole;
+  const [only] = sets;
+  if (sets.length === 1 && only !== undefined) {
+    only.facets ??= counted(columns, sets, count, FACETS);
+    return only.facets;
+  }
+  return counted(columns, sets, count, facets);
 }
 
-/** The facets of the listings every set holds (every listing when there are none): each visited once, its four values counted. */
-function counted(columns: Columns, sets: readonly RankSet[], count: number): DirectoryFacets {
-  const service = columns.service.ofRank;
-  const category = columns.category.ofRank;
-  const country = columns.country.ofRank;
-  const city = columns.city.ofRank;
-  const counts: Record<Facet, Uint32Array> = {
-    service: new Uint32Array(columns.service.values.length),
-    category: new Uint32Array(columns.category.values.length),
-    country: new Uint32Array(columns.country.values.length),
-    city: new Uint32Array(columns.city.values.length),
-  };
-  const byService = counts.service;
-  const byCategory = counts.category;
-  const byCountry = counts.country;
-  const byCity = counts.city;
+/** The facets (those of `facets`) of the listings every set holds (every listing when there are none): each visited once. */
+function counted(columns: Columns, sets: readonly RankSet[], count: number, facets: readonly Facet[]): DirectoryFacets {
+  const ofRank = facets.map((facet) => columns[facet].ofRank);
+  const counts = facets.map((facet) => new Uint32Array(columns[facet].values.length));
   let total = 0;
-  visitIntersection(sets, count, (rank) => {
-    total += 1;
-    byService[service[rank] as number] = (byService[service[rank] as number] as number) + 1;
-    byCategory[category[rank] as number] = (byCategory[category[rank] as number] as number) + 1;
-    byCountry[country[rank] as number] = (byCountry[country[rank] as number] as number) + 1;
-    byCity[city[rank] as number] = (byCity[city[rank] as number] as number) + 1;
-  });
-  const facets = { total } as DirectoryFacets;
-  for (const facet of FACETS) facets[facet] = topValues(columns[facet].values, counts[facet]);
-  return facets;
+  // Written out for the page's two facets and the API's four: the loop runs once per match.
+  if (facets.length === 2) {
+    const [a, b] = ofRank as [Uint32Array, Uint32Array];
+    const [byA, byB] = counts as [Uint32Array, Uint32Array];
+    visitIntersection(sets, count, (rank) => {
+      total += 1;
+      byA[a[rank] as number] = (byA[a[rank] as number] as number) + 1;
+      byB[b[rank] as number] = (byB[b[rank] as number] as number) + 1;
+    });
+  } else {
+    visitIntersection(sets, count, (rank) => {
+      total += 1;
+      for (let i = 0; i < ofRank.length; i += 1) {
+        const by = counts[i] as Uint32Array;
+        const value = (ofRank[i] as Uint32Array)[rank] as number;
+        by[value] = (by[value] as number) + 1;
+      }
+    });
+  }
+  const answer: DirectoryFacets = { ...NONE, total };
+  for (const [i, facet] of facets.entries()) answer[facet] = topValues(columns[facet].values, counts[i] as Uint32Array);
+  return answer;
 }

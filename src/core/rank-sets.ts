@@ -1,3 +1,5 @@
+import type { DirectoryFacets } from "../schemas/responses.ts";
+
 /**
  * Sets of listing ranks, and the paging of their intersection. Ranks are positions in
  * directory order (contract §4), so walking a set upward yields listings in the answer's order:
@@ -7,12 +9,17 @@
 /**
  * An ascending array of ranks, or a bitmap of `size` ranks (for large unions). A set is kept (per
  * term, country, location: src/core/directory.ts) and used again, so what an intersection needs
- * of it is made on first use and kept on the set itself: a sorted set's bitmap, and the summary
- * of a bitmap (bit w set when its word w is not zero).
+ * of it is made on first use and kept on the set itself: a sorted set's bitmap, the summary of a
+ * bitmap (bit w set when its word w is not zero), and the facets of its listings.
  */
-export type RankSet =
-  | { readonly kind: "sorted"; readonly ranks: Uint32Array; bitmap?: Uint32Array; summary?: Uint32Array }
-  | { readonly kind: "bits"; readonly bits: Uint32Array; readonly size: number; summary?: Uint32Array };
+export type RankSet = (
+  | { readonly kind: "sorted"; readonly ranks: Uint32Array; bitmap?: Uint32Array }
+  | { readonly kind: "bits"; readonly bits: Uint32Array; readonly size: number }
+) & {
+  summary?: Uint32Array;
+  /** What its listings hold, counted by facet (src/core/facets.ts), when a search of this set alone has asked. */
+  facets?: DirectoryFacets;
+};
 
 /** The empty set; a new one each time, so that what is kept on it never serves two directories. */
 export function emptySet(): RankSet {

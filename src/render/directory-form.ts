@@ -28,6 +28,8 @@ export const SEARCH_FIELDS = ["q", "location", "country", "service"] as const;
 /** What the visitor typed (or followed), to fill the form again and link further pages (escaped when written). */
 export type FormValues = Partial<Record<(typeof SEARCH_FIELDS)[number], string>>;
 
+/** A value a form's encoding writes as it is, but for its spaces. */
+const FORM_PLAIN = /^[A-Za-z0-9*\-._ ]*$/;
 /** What encodeURIComponent leaves as it is but a form's encoding (application/x-www-form-urlencoded) escapes. */
 const FORM_ESCAPED = /[!'()~]/g;
 
@@ -38,6 +40,8 @@ const FORM_ESCAPED = /[!'()~]/g;
  * URLSearchParams costs a microsecond an object. A lone surrogate becomes U+FFFD, as there.
  */
 function encodedField(name: string, value: string): string {
+  // Most values (codes, offsets, most names) need nothing but their spaces written as `+`.
+  if (FORM_PLAIN.test(value)) return `${name}=${value.replaceAll(" ", "+")}`;
   const encoded = encodeURIComponent(value.toWellFormed())
     .replace(FORM_ESCAPED, (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`)
     .replaceAll("%20", "+");

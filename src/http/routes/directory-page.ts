@@ -3,7 +3,7 @@ import { DIRECTORY_PATH, htmlPath, markdownPath } from "../../contract.ts";
 import { type AnswerCache, type Kept, kept } from "../../core/answer-cache.ts";
 import { pageSearch } from "../../core/answers.ts";
 import { directoryOf, searchDirectory } from "../../core/directory.ts";
-import { facetDirectory } from "../../core/facets.ts";
+import { facetDirectory, PAGE_FACETS } from "../../core/facets.ts";
 import { servedView } from "../../core/served.ts";
 import { helpForEmptySearch } from "../../core/suggest.ts";
 import { directoryHtml, directoryHtmlBytes, directoryMarkdown } from "../../render/directory.ts";
@@ -34,7 +34,7 @@ function searchedPage(view: SnapshotView, parsed: ValidPageQuery, markdown: bool
   const { ranks, ...paging } = searchDirectory(view, search);
   const nothing = ranks.length === 0 && paging.offset === 0;
   // Counting every match costs a walk over them: made only for a page that shows matches.
-  const facets = nothing ? undefined : facetDirectory(view, { ...search, limit: 1, offset: 0 });
+  const facets = nothing ? undefined : facetDirectory(view, { ...search, limit: 1, offset: 0 }, PAGE_FACETS);
   const choices = choicesFor(view);
   const page: DirectoryView = {
     kind: "results",
