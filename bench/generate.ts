@@ -1,5 +1,5 @@
 /**
- * A deterministic generator of content folders with N synthetic listings in the contract §2
+ * A deterministic generator of content folders with N synthetic listings in the interface §2
  * format: the sample content's site.md and offerings, and N listing files with realistic names,
  * services, places (accents and apostrophes included), descriptions and statuses. The same N and
  * seed always give the same files.

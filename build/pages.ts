@@ -82,7 +82,7 @@ export function catalogPages(model: Model, summary: DirectorySummary): Map<strin
 }
 
 /**
- * llms.txt and llms-full.txt within the sizes agents can take in whole (contract §3). Neither
+ * llms.txt and llms-full.txt within the sizes agents can take in whole (interface §3). Neither
  * grows with the directory; the catalog's own text (at most 20 offerings, their descriptions and
  * guides) could make them too long, and then the build fails rather than publish them.
  */

@@ -1,4 +1,4 @@
-/** Configuration from the environment (contract §1), read once at start. */
+/** Configuration from the environment (interface §1), read once at start. */
 import { statSync } from "node:fs";
 import { isIP } from "node:net";
 import { DEFAULT_STALE_IF_ERROR_SECONDS, DEFAULT_STALE_WHILE_REVALIDATE_SECONDS, HOST_HEADER_SHAPE, ORIGIN_SHAPE } from "./contract.ts";

@@ -1,24 +1,24 @@
 /**
  * The service's fixed facts, each written down once: URL paths, limits, header values and
- * versions (service-spec.md and contract.md). Schemas, the snapshot, the core, the renderers,
+ * versions (docs/interface.md). Schemas, the snapshot, the core, the renderers,
  * REST, MCP and the build all import them from here; nothing here imports anything.
  */
 
 // ── Versions ────────────────────────────────────────────────────────────────────────────────
 
-/** The OpenAPI format the REST description is written in (spec, Versioning 1). */
+/** The OpenAPI format the REST description is written in (interface §9). */
 export const OPENAPI_VERSION = "3.1.0";
 
-/** The version of the REST description itself (spec, Versioning 1). */
+/** The version of the REST description itself (interface §9). */
 export const API_VERSION = "1.1.0";
 
 /**
- * The modern MCP revisions served (contract §6): no handshake, the version and the client's
+ * The modern MCP revisions served (interface §6): no handshake, the version and the client's
  * capabilities in every request's `_meta`.
  */
 export const MCP_MODERN_VERSIONS = ["2026-07-28"] as const;
 
-/** The legacy MCP versions served (spec, Versioning 3): an `initialize` handshake first. */
+/** The legacy MCP versions served (interface §9): an `initialize` handshake first. */
 export const MCP_LEGACY_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26"] as const;
 
 /** Every MCP protocol version served, newest first: what `server/discover` and the unsupported-version error list. */
@@ -215,7 +215,7 @@ export const SITE_ROUTES: readonly SiteRoute[] = [
   { pattern: MCP_PATH, answers: "mcp", params: "fixed" },
 ];
 
-// ── Limits (spec, Limits) ───────────────────────────────────────────────────────────────────
+// ── Limits (interface §9) ───────────────────────────────────────────────────────────────────
 
 export const DIRECTORY_Q_MAX_LENGTH = 120;
 export const DIRECTORY_Q_MAX_TERMS = 6;
@@ -257,7 +257,7 @@ export const ORIGIN_SHAPE = /^https?:\/\/(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?
 
 // ── Header values ───────────────────────────────────────────────────────────────────────────
 
-/** How long clients and shared caches keep a successful answer fresh, in seconds (spec, Limits). */
+/** How long clients and shared caches keep a successful answer fresh, in seconds (interface §9). */
 export const CLIENT_CACHE_SECONDS = 60;
 /**
  * Defaults of STALE_WHILE_REVALIDATE_SECONDS and STALE_IF_ERROR_SECONDS (RFC 5861): a cache in
@@ -267,7 +267,7 @@ export const CLIENT_CACHE_SECONDS = 60;
 export const DEFAULT_STALE_WHILE_REVALIDATE_SECONDS = 60;
 export const DEFAULT_STALE_IF_ERROR_SECONDS = 86_400;
 
-/** What clients and shared caches may do with a successful answer (contract §7); 0 leaves a stale directive out. */
+/** What clients and shared caches may do with a successful answer (interface §7); 0 leaves a stale directive out. */
 export function cacheControlSuccess(staleWhileRevalidateSeconds: number, staleIfErrorSeconds: number): string {
   let value = `public, max-age=${CLIENT_CACHE_SECONDS}`;
   if (staleWhileRevalidateSeconds > 0) value += `, stale-while-revalidate=${staleWhileRevalidateSeconds}`;
@@ -279,9 +279,9 @@ export function cacheControlSuccess(staleWhileRevalidateSeconds: number, staleIf
 export const CACHE_CONTROL_SUCCESS = cacheControlSuccess(DEFAULT_STALE_WHILE_REVALIDATE_SECONDS, DEFAULT_STALE_IF_ERROR_SECONDS);
 /** The Cache-Control of a successful answer as the API documentation states it. */
 export const CACHE_CONTROL_DESCRIPTION = `\`public, max-age=${CLIENT_CACHE_SECONDS}\`, with the \`stale-while-revalidate\` and \`stale-if-error\` times the operator set (by default \`${CACHE_CONTROL_SUCCESS}\`)`;
-/** Answers never kept by any cache: errors (contract §7) and health checks. */
+/** Answers never kept by any cache: errors (interface §7) and health checks. */
 export const CACHE_CONTROL_NO_STORE = "no-store";
-/** Seconds a client waits before retrying when the directory is unavailable (spec, Errors). */
+/** Seconds a client waits before retrying when the directory is unavailable (interface §5). */
 export const DIRECTORY_RETRY_AFTER_SECONDS = 30;
 /** Retry-After of a 503 sent while the process sheds load. */
 export const OVERLOAD_RETRY_AFTER_SECONDS = 10;

@@ -36,7 +36,7 @@ process.on("exit", () => logLines.flush());
 async function main(config: Config, tracingOn: boolean): Promise<void> {
   // The snapshot's listing check starts its worker threads at once; the application's modules
   // load meanwhile instead of before. The snapshot is live: a rebuilt dist/ is served within about
-  // a second of the build's swap (contract §3).
+  // a second of the build's swap (interface §3).
   // With no snapshot in DIST_DIR yet (a volume filled after start), the server starts anyway:
   // /readyz and every answer but /healthz are 503 until the first build lands.
   const opening = LiveSnapshot.openOrAwait(config.distDir, { listingsInMemoryBytes: config.listingsInMemoryBytes });

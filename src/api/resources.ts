@@ -87,7 +87,7 @@ export function resourceList(offerings: readonly Offering[]): ResourceSpec[] {
  * HTML document, built into the snapshot (build/mcp-app.ts), that hosts show beside the results
  * of the tools that name it (their definitions' `app`). It is read by its `ui://` URI only, not
  * listed: the spec lets a server leave UI-only resources out of resources/list, and every listed
- * resource here is a page at its public URL (contract §6).
+ * resource here is a page at its public URL (interface §6).
  */
 export const MCP_APP = {
   /** The extension's identifier, as the server declares it in its capabilities. */

@@ -3,7 +3,7 @@ import type { Part } from "../snapshot/view.ts";
 import { compact } from "./slab.ts";
 
 /**
- * The answer cache (contract §7): every successful answer that depends on a query (a search,
+ * The answer cache (interface §7): every successful answer that depends on a query (a search,
  * its facets, a directory page, an MCP tool result) kept as the bytes it was sent as, with what
  * its representation sends beside them, for CACHE_SECONDS. It is a part of the snapshot's view
  * (src/snapshot/view.ts): a new snapshot starts with an empty one. Keys name the representation

@@ -23,7 +23,7 @@ import { facetDirectory } from "./facets.ts";
 import { allocateBody } from "./slab.ts";
 
 /**
- * What REST and MCP answer, as the JSON bodies the contract gives (and MCP's escaped text copies
+ * What REST and MCP answer, as the JSON bodies the interface gives (interface §4, §6) (and MCP's escaped text copies
  * of them): a directory page is the listings' JSON as the snapshot holds it, copied once between
  * the page's opening and closing fields; a listing is its bytes in the snapshot; the catalog's
  * answers are made once per view. Inputs are already validated; failures throw ApiError.
@@ -109,13 +109,13 @@ function escapedPageParts(view: SnapshotView, page: RankedPage): Buffer[] {
   return parts;
 }
 
-/** A page of a directory search (contract §4), as REST and MCP answer it. */
+/** A page of a directory search (interface §4), as REST and MCP answer it. */
 export function directoryPage(view: SnapshotView, search: NormalizedSearch): Answer<DirectoryPage> {
   const page = searchDirectory(view, search);
   return new Answer<DirectoryPage>(pageBody(view, page), undefined, undefined, () => escapedPageParts(view, page));
 }
 
-/** Counts of what a search matches (contract §4, Facets): its exact total and the top values of each facet. */
+/** Counts of what a search matches (interface §4, Facets): its exact total and the top values of each facet. */
 export function directoryFacets(view: SnapshotView, search: NormalizedSearch): Answer<DirectoryFacets> {
   const facets = facetDirectory(view, search);
   const json = JSON.stringify(facets);
@@ -167,7 +167,7 @@ const CATALOG_ANSWERS: Part<CatalogAnswers> = {
 };
 
 /**
- * Offerings search (contract §4): the list of the offerings found, their bodies joined as
+ * Offerings search (interface §4): the list of the offerings found, their bodies joined as
  * JSON.stringify would write the list, once per set of offerings found.
  */
 export function offeringList(view: SnapshotView, q: string | undefined): Answer<OfferingList> {

@@ -7,7 +7,7 @@ import type { Part, SnapshotView } from "../snapshot/view.ts";
  * of the offerings that have it in a searched field. Read once per snapshot from the index
  * itself (its serialised form, MiniSearch's public toJSON), so the build's index stays the one
  * source of what q matches; searching it is a binary search per term, where MiniSearch's own
- * search scores every match (BM25) and cost tens of µs for an order the contract does not use.
+ * search scores every match (BM25) and cost tens of µs for an order the interface does not use (interface §4).
  */
 interface OfferingWords {
   readonly words: readonly string[];
@@ -35,7 +35,7 @@ const OFFERING_WORDS: Part<OfferingWords> = {
 };
 
 /**
- * Offerings search (contract §4): every term must start a word of the name, description,
+ * Offerings search (interface §4): every term must start a word of the name, description,
  * audience or a feature; catalog order. The positions of the offerings found, or null for the
  * whole catalog (no q, or no searchable terms in it).
  */

@@ -171,7 +171,7 @@ function locationSet(directory: Directory, { locations }: SetCaches, text: strin
 }
 
 /**
- * Directory search (contract §4): every q term must start a word of the name, the service or an alias of the service,
+ * Directory search (interface §4): every q term must start a word of the name, the service or an alias of the service,
  * location is a substring of city, region or postal code, country an exact code. Each condition
  * is a set of ranks; the page walks their intersection in rank (name) order.
  */

@@ -69,7 +69,7 @@ const NONE: DirectoryFacets = { total: 0, service: [], category: [], country: []
 export const PAGE_FACETS: readonly Facet[] = ["service", "country"];
 
 /**
- * What a search matches, counted (contract §4, Facets): the total, and per facet the values of the
+ * What a search matches, counted (interface §4, Facets): the total, and per facet the values of the
  * matching listings with how many have each (only those of `facets`; the others are left empty).
  * The matches are exactly the search's (the same condition sets, limit and offset aside); each is
  * visited once and its values counted. A search of one condition (a word, a place, a country) is

@@ -8,7 +8,7 @@ export interface Page<T> {
 }
 
 /**
- * Where the page after `[offset, offset + limit)` starts (contract §4): `offset + limit` when
+ * Where the page after `[offset, offset + limit)` starts (interface §4): `offset + limit` when
  * more matches exist and it stays within the browsing limit, else null.
  */
 export function nextOffset(offset: number, limit: number, more: boolean): number | null {

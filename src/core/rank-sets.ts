@@ -2,7 +2,7 @@ import type { DirectoryFacets } from "../schemas/responses.ts";
 
 /**
  * Sets of listing ranks, and the paging of their intersection. Ranks are positions in
- * directory order (contract §4), so walking a set upward yields listings in the answer's order:
+ * directory order (interface §4), so walking a set upward yields listings in the answer's order:
  * nothing is scored or sorted per request, and a page stops after the matches it needs.
  */
 

@@ -3,7 +3,7 @@ import Negotiator from "negotiator";
 const AVAILABLE = ["text/html", "text/markdown"];
 
 /**
- * True when the Accept header prefers Markdown (contract §7): q-values are honoured, and
+ * True when the Accept header prefers Markdown (interface §7): q-values are honoured, and
  * anything else (no Accept, `*\/*`, `text/*`, types we don't serve, a browser's header) is HTML.
  * On equal preference HTML wins, unless the client named Markdown first.
  */

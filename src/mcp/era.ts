@@ -4,7 +4,7 @@ import { isObject } from "./json.ts";
 import { RPC, RpcError } from "./rpc.ts";
 
 /**
- * Which revision's rules serve a request on the dual-era endpoint (contract §6; MCP 2026-07-28,
+ * Which revision's rules serve a request on the dual-era endpoint (interface §6; MCP 2026-07-28,
  * Versioning: Backward Compatibility). A request that declares a modern version is served by
  * 2026-07-28; an `initialize`, a 2025 `MCP-Protocol-Version` or no version at all (2025-03-26
  * clients send none) by the 2025 rules. The checks here are the ones 2026-07-28 makes of every

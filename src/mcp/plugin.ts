@@ -44,7 +44,7 @@ function toMcpHttpError(error: FastifyError): McpHttpError {
 
 /**
  * POST /mcp: the MCP endpoint, stateless Streamable HTTP with JSON responses, serving the 2025
- * versions and 2026-07-28 side by side (contract §6).
+ * versions and 2026-07-28 side by side (interface §6).
  * Registered in its own encapsulated scope so that its body parser, error bodies (JSON-RPC,
  * not REST Error objects) and hooks stay away from the REST routes. A browser page on an allowed
  * origin gets CORS: its preflight (OPTIONS) is answered, and answers to its POSTs name its origin.

@@ -16,7 +16,7 @@ const READ_ONLY: ToolAnnotations = {
   openWorldHint: false,
 };
 
-/** Added after the JSON copy of every successful directory answer, so listing text is set apart (contract §7). */
+/** Added after the JSON copy of every successful directory answer, so listing text is set apart (interface §7). */
 export const LISTING_NOTICE = `The JSON above is a directory answer. ${UNTRUSTED_LISTING_TEXT} ${QUOTE_URL_RULE}`;
 
 /**

@@ -5,7 +5,7 @@ import { isObject } from "./json.ts";
 import { RPC } from "./rpc.ts";
 
 /**
- * The HTTP rules of POST /mcp (contract §6) that hold in both eras. Everything a header can
+ * The HTTP rules of POST /mcp (interface §6) that hold in both eras. Everything a header can
  * decide alone is decided before the body is read; every refusal is a JSON-RPC error object
  * with `id: null`, and none of them echoes what the client sent. The headers that must agree
  * with the body (the protocol version, and in 2026-07-28 the method and name) are era.ts's.

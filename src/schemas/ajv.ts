@@ -16,7 +16,7 @@ export const AJV_FORMATS = ["uuid", "uri", "email"] as const;
 
 /**
  * How requests are checked, by fastify (REST) and by the MCP tools alike. Strict parameters
- * (contract §5): unknown ones are errors, never silently dropped; nothing is coerced (REST reads
+ * (interface §5): unknown ones are errors, never silently dropped; nothing is coerced (REST reads
  * integers from query strings itself, as decimal digits only, where Ajv would read `1e1`, `0x10`
  * or ` 1` as numbers; MCP arguments are JSON, so `"5"` is not a limit); no defaults are filled in
  * (the core applies them); the first error is enough to answer.

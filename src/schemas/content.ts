@@ -4,7 +4,7 @@ import { COUNTRY_CODES } from "./countries.ts";
 import { offeringEditorialProperties } from "./offering.ts";
 
 /**
- * Front matter of editors' files (contract §2). Unknown keys are errors, so typos never
+ * Front matter of editors' files (interface §2). Unknown keys are errors, so typos never
  * pass silently. The Markdown body is checked by the build, not here.
  */
 
@@ -121,11 +121,11 @@ export const SiteFrontMatterSchema = {
   },
 } as const;
 
-/** The longest alias of a service (contract §2). */
+/** The longest alias of a service (interface §2). */
 const SERVICE_ALIAS_MAX_LENGTH = 60;
 
 /**
- * One service of `content/services.yml`, the service vocabulary (contract §2): the exact
+ * One service of `content/services.yml`, the service vocabulary (interface §2): the exact
  * `service` value listings use, the words people use for it, and optionally its category and
  * a sentence for people browsing by service.
  */

@@ -1,6 +1,6 @@
 import type { FromSchema } from "json-schema-to-ts";
 
-/** Every `error.code` the service can answer with (contract §5). */
+/** Every `error.code` the service can answer with (interface §5). */
 export const ERROR_CODES = [
   "invalid_parameter",
   "unknown_parameter",

@@ -104,7 +104,7 @@ export const DirectoryParamsSchema = {
   properties: { identifier: directoryIdentifierProperty },
 } as const;
 
-/** The offerings' search terms: `q` on REST, `query` on MCP (spec §6.5). */
+/** The offerings' search terms: `q` on REST, `query` on MCP (interface §6). */
 const offeringsTermsProperty = {
   type: "string",
   maxLength: OFFERINGS_Q_MAX_LENGTH,

@@ -4,7 +4,7 @@ import { compareCodeUnits, fold, words } from "./text.ts";
 
 /**
  * The directory's search index as the build writes it and the server loads it: listings are
- * ranked by name (contract §4) at build time, and every structure below refers to listings by
+ * ranked by name (interface §4) at build time, and every structure below refers to listings by
  * rank, so results come out already in order. Two files: a JSON header with the strings (terms,
  * countries, services, location keys) and a binary file of little-endian uint32 arrays
  * (postings and the location suffix array), which load without parsing. Slugs and ids are not
@@ -49,7 +49,7 @@ export interface DirectoryIndex {
 }
 
 /**
- * The words of a listing that q matches (contract §4): folded words of its name, of its service
+ * The words of a listing that q matches (interface §4): folded words of its name, of its service
  * and of its service's aliases in the vocabulary.
  */
 function listingTerms(business: Pick<PublicBusiness, "name" | "service">, aliases: readonly string[] = []): string[] {
@@ -124,7 +124,7 @@ function sortedSuffixes(keys: readonly string[]): { suffixKeys: Uint32Array; suf
 export type LocationSuffixes = Pick<DirectoryIndex, "locationKeys" | "suffixKeys" | "suffixStarts">;
 
 /**
- * The index of listings given in rank order; `aliases` gives each service's aliases (contract §2),
+ * The index of listings given in rank order; `aliases` gives each service's aliases (interface §2),
  * in the vocabulary's order. `previous` (an earlier build's index) lends its suffix arrays when
  * its location keys are the same: sorting them is most of an incremental build's index time.
  */
@@ -150,7 +150,7 @@ export function buildDirectoryIndex(
   }
   const t = postingsFrom(terms);
   const c = postingsFrom(countries);
-  // Services in the vocabulary's order: the order the pages and lists show them in (contract §2).
+  // Services in the vocabulary's order: the order the pages and lists show them in (interface §2).
   const s = postingsFrom(services, [...aliases.keys()]);
   const l = postingsFrom(locations);
   const categoryList = postingsFrom(categories);

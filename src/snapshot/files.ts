@@ -8,7 +8,7 @@ export const SNAPSHOT_FILES = {
   site: "data/site.json",
   offerings: "data/offerings.json",
   offeringsIndex: "data/offerings-index.json",
-  /** Every approved listing as a JSON array, one listing per line (contract §3), for bulk use. */
+  /** Every approved listing as a JSON array, one listing per line (interface §3), for bulk use. */
   businesses: BULK_JSON_PATH.slice(1),
   /** The same listings, one JSON object per line in rank order: the bulk export, and what the server reads. */
   businessesNdjson: BULK_NDJSON_PATH.slice(1),

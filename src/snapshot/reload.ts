@@ -41,7 +41,7 @@ function retire(snapshot: Snapshot): void {
 }
 
 /**
- * The snapshot being served, replaced when a new one is built into `distDir` (contract §3).
+ * The snapshot being served, replaced when a new one is built into `distDir` (interface §3).
  * Every second the manifest's identity (inode, size, mtime) is compared with the last one
  * seen; when it changed, the new snapshot is loaded and checked completely beside the old one,
  * then swapped in with one assignment, so a request sees one snapshot or the other, never a mix,

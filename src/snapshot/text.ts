@@ -44,7 +44,7 @@ export function words(text: string): string[] {
 let nameCollator: Intl.Collator | undefined;
 
 /**
- * Directory order (contract §4): by name, ignoring case and accents, ties by slug, so the same
+ * Directory order (interface §4): by name, ignoring case and accents, ties by slug, so the same
  * listings always come in the same order.
  */
 export function compareByNameThenSlug(a: { name: string; slug: string }, b: { name: string; slug: string }): number {

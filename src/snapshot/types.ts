@@ -14,7 +14,7 @@ export interface Catalog {
 }
 
 /**
- * Approved public listings in directory order (contract §4), held as their JSON bytes and an
+ * Approved public listings in directory order (interface §4), held as their JSON bytes and an
  * index: a listing is parsed only when a page needs its fields.
  */
 export interface Directory {

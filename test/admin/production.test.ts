@@ -34,7 +34,7 @@ describe("the production server", () => {
       answers.push([path, response.status, response.headers.get("location")]);
     }
     assert.deepEqual(answers, [
-      // Any page's path with a trailing slash is sent to the path without it (contract), which is a 404.
+      // Any page's path with a trailing slash is sent to the path without it (interface §7), which is a 404.
       ["/admin/", 308, "/admin"],
       ["/admin", 404, null],
       ["/admin/config.yml", 404, null],

@@ -5,7 +5,7 @@ import { tempDir } from "../helpers/snapshot.ts";
 import { BASIC_SERVICES, checkEdited } from "./edited-check.ts";
 
 /**
- * Every error in one run (contract §2): a file that fails its schema still gets every check that
+ * Every error in one run (interface §2): a file that fails its schema still gets every check that
  * can be made of it, and none that would repeat what its schema said.
  */
 

@@ -9,7 +9,7 @@ import { buildCli } from "../helpers/build-cli.ts";
 import { FIXTURES, tempDir } from "../helpers/snapshot.ts";
 import { checkEdited } from "./edited-check.ts";
 
-/** content/services.yml, the service vocabulary (contract §2), through the build CLI. */
+/** content/services.yml, the service vocabulary (interface §2), through the build CLI. */
 
 let work: { path: string; remove: () => Promise<void> };
 before(async () => {

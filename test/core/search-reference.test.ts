@@ -17,7 +17,7 @@ import { buildSnapshot, TEST_BASE_URL, tempDir } from "../helpers/snapshot.ts";
 import { raw } from "../mcp/helpers.ts";
 
 /**
- * The fast search path (ranked index, rank sets, early stop) and the facets against contract §4
+ * The fast search path (ranked index, rank sets, early stop) and the facets against interface §4
  * written the simplest way: filter every listing, sort by name, slice or count. Over a generated
  * directory of 10,000 listings and 3,000 seeded searches: accents, apostrophes, prefixes, location
  * substrings, every country, and offsets up to the 1,000 browsing limit.
@@ -139,7 +139,7 @@ function searches(): DirectoryQuery[] {
   ];
 }
 
-test("the fast search path answers exactly what contract §4 gives: the same items, order, nextOffset and total", () => {
+test("the fast search path answers exactly what interface §4 gives: the same items, order, nextOffset and total", () => {
   const view = new SnapshotView(snapshot);
   const queries = searches();
   let nonEmpty = 0;
@@ -204,7 +204,7 @@ const MODERN_META = {
   "io.modelcontextprotocol/clientCapabilities": {},
 };
 
-test("facets count exactly what the search matches: GET /api/facets equals contract §4's matches counted and the listings REST pages through, and directory_facets answers the same bytes in both MCP eras", async (t) => {
+test("facets count exactly what the search matches: GET /api/facets equals interface §4's matches counted and the listings REST pages through, and directory_facets answers the same bytes in both MCP eras", async (t) => {
   const server = await startServer(dist, { CACHE_SECONDS: "0" });
   const port = Number(new URL(server.url).port);
   const host = new URL(TEST_BASE_URL).host;

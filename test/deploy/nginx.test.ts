@@ -20,7 +20,7 @@ import { buildSnapshot, FIXTURES, tempDir } from "../helpers/snapshot.ts";
 const CACHE_CONTROL = "public, max-age=60, stale-while-revalidate=60, stale-if-error=86400";
 /** The Host clients use in the MCP check: a name and a port, which nginx must pass on as they are. */
 const PUBLIC_HOST = "directory.example:8443";
-/** How soon a rebuilt snapshot must be served (contract §3); the wait for each replica's line fails after it. */
+/** How soon a rebuilt snapshot must be served (interface §3); the wait for each replica's line fails after it. */
 const RELOAD_LIMIT_MS = 5000;
 
 interface Answer {

@@ -1,5 +1,5 @@
 /**
- * How soon a rebuilt snapshot must be served (contract §3: about a second after the swap, plus
+ * How soon a rebuilt snapshot must be served (interface §3: about a second after the swap, plus
  * its load). A clock is part of the behaviour here: the wait for the server's line fails after it.
  */
 export const RELOAD_LIMIT_MS = 5000;

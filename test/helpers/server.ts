@@ -23,7 +23,7 @@ export interface RunningServer {
 
 /**
  * Loads the snapshot in `distDir` and serves it on 127.0.0.1 on a free port, as src/server.ts
- * does. `env` overrides configuration variables (contract §1).
+ * does. `env` overrides configuration variables (interface §1).
  */
 export async function startServer(distDir: string, env: Record<string, string> = {}): Promise<RunningServer> {
   // Rate limiting is off unless a test turns it on: tests send many requests from one address.

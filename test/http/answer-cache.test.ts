@@ -8,7 +8,7 @@ import { buildSnapshot, SAMPLE_CONTENT, TEST_BASE_URL, tempDir } from "../helper
 import { raw } from "../mcp/helpers.ts";
 
 /**
- * The answer cache (contract §7): an answer kept is the answer made, byte for byte, with the
+ * The answer cache (interface §7): an answer kept is the answer made, byte for byte, with the
  * same entity tag and headers, in every representation: a first answer (made and kept), a second
  * (sent from the cache) and one from a server with the cache off, for 1,000 seeded searches.
  */

@@ -1,6 +1,6 @@
 /**
- * REST endpoints 1 (search businesses) and 2 (read a business) over HTTP: service-spec.md
- * "Endpoints", "Errors" and "Limits"; contract §4 (search semantics), §5 (errors), §7 (HTTP).
+ * The directory's REST endpoints (search businesses, read a business) over HTTP: interface §4
+ * (search semantics), §5 (errors), §7 (HTTP) and §9 (limits).
  * Expected values are read off test/fixtures/basic and written here literally.
  */
 import assert from "node:assert/strict";
@@ -349,7 +349,7 @@ describe("directory endpoints over the basic fixture", () => {
     return answer;
   }
 
-  describe("search: defaults, order and paging (endpoint 1, rules 2-4; contract §4)", () => {
+  describe("search: defaults, order and paging (endpoint 1, rules 2-4; interface §4)", () => {
     test("without parameters returns every approved listing in name order with limit 10, offset 0 and nextOffset null", async () => {
       await expectPage("", ALL, 10, 0, null);
     });
@@ -462,7 +462,7 @@ describe("directory endpoints over the basic fixture", () => {
     });
   });
 
-  describe("search: q matching (endpoint 1, rule 1; contract §4)", () => {
+  describe("search: q matching (endpoint 1, rule 1; interface §4)", () => {
     const cases: [description: string, q: string, slugs: string[]][] = [
       // Prefix of a word; name or service.
       ["a prefix finds the word (plumb finds Plumbing)", "plumb", ["leeds-plumbing-heating", "obrien-sons-plumbing"]],
@@ -550,7 +550,7 @@ describe("directory endpoints over the basic fixture", () => {
     });
   });
 
-  describe("search: location, country and combinations (endpoint 1, rule 1; contract §4)", () => {
+  describe("search: location, country and combinations (endpoint 1, rule 1; interface §4)", () => {
     const cases: [description: string, query: string, slugs: string[]][] = [
       ["location matches the city, case-insensitively (leeds)", "location=leeds", ["joes-handyman", "leeds-plumbing-heating"]],
       ["location matches the city in upper case (LEEDS)", "location=LEEDS", ["joes-handyman", "leeds-plumbing-heating"]],
@@ -805,7 +805,7 @@ describe("directory endpoints over the basic fixture", () => {
     }
   });
 
-  describe("methods (Endpoints; contract §5)", () => {
+  describe("methods (Endpoints; interface §5)", () => {
     for (const method of ["POST", "PUT", "PATCH", "DELETE"]) {
       for (const [path, template] of [
         [SEARCH, SEARCH],
@@ -853,7 +853,7 @@ const pad = (n: number): string => String(n).padStart(4, "0");
 const generatedSlug = (i: number): string => `listing-${pad(GENERATED + 1 - i)}`;
 /** Names vary in case and accents; ignoring both, they sort by their number. */
 const generatedName = (i: number): string => [`trade ${pad(i)}`, `Tradé ${pad(i)}`, `TRADE ${pad(i)}`][i % 3] ?? "";
-/** The whole directory in the order the contract requires: by number. */
+/** The whole directory in the order the interface gives (interface §4): by number. */
 const GENERATED_ORDER = Array.from({ length: GENERATED }, (_, k) => generatedSlug(k + 1));
 
 function generatedListing(slug: string, id: string, name: string, status: string): string {

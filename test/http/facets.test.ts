@@ -4,7 +4,7 @@ import { serveContent } from "../helpers/server.ts";
 import { FIXTURES } from "../helpers/snapshot.ts";
 
 /**
- * GET /api/facets (contract §4, Facets) on the basic fixture: nine approved listings, and a
+ * GET /api/facets (interface §4, Facets) on the basic fixture: nine approved listings, and a
  * pending, a rejected and a suspended one that no count may include.
  */
 const served = serveContent(`${FIXTURES}basic`);

@@ -4,7 +4,7 @@
  * fast-check values (unicode, full unicode, control characters, mixed and broken
  * percent-encoding, strings of a few KB, every JSON type). Whatever arrives, the service answers
  * without a 5xx, in the shape its OpenAPI document or tool outputSchema promises, and never
- * reflects the input unescaped (contract §5, §6, §7).
+ * reflects the input unescaped (interface §5, §6, §7).
  *
  * Properties run with a fixed seed, so a failure names a reproducible counterexample.
  */

@@ -1,6 +1,6 @@
 /**
- * REST endpoints 3 (list or search offerings) and 4 (read one offering) over HTTP:
- * service-spec.md "Endpoints", "Errors" and "Limits"; contract §4 (offerings search), §5, §7.
+ * The offerings' REST endpoints (list or search, read one) over HTTP: interface §4 (offerings
+ * search), §5 (errors), §7 (HTTP) and §9 (limits).
  * Expected values are read off test/fixtures/basic/offerings and written here literally.
  */
 import assert from "node:assert/strict";
@@ -209,7 +209,7 @@ describe("list offerings (endpoint 3)", () => {
   });
 });
 
-describe("search offerings (endpoint 3; contract §4)", () => {
+describe("search offerings (endpoint 3; interface §4)", () => {
   const cases: [description: string, q: string, slugs: string[]][] = [
     // Fields: name, description, audience, feature titles, feature texts.
     ["matches a word of the name", "quotes", ["request-quotes"]],
@@ -409,7 +409,7 @@ describe("read one offering (endpoint 4)", () => {
   }
 });
 
-describe("methods on the offerings endpoints (endpoints 3 and 4; contract §7)", () => {
+describe("methods on the offerings endpoints (endpoints 3 and 4; interface §7)", () => {
   for (const method of ["POST", "PUT", "PATCH", "DELETE"]) {
     for (const [path, template] of [
       [LIST, LIST],

@@ -76,7 +76,7 @@ function assertSuccess(result: CallToolResult, expected: unknown, listingText: b
   }
 }
 
-/** MCP's advice for a REST not_found: the tool to call, where REST names a URL (contract §6). */
+/** MCP's advice for a REST not_found: the tool to call, where REST names a URL (interface §6). */
 const MCP_NOT_FOUND_ADVICE: Record<string, string> = {
   "No approved public listing has this slug or id.": "Call search_businesses and use the slug or id of a listing it returns.",
   "No offering has this slug.": "Call search_offerings (without query it lists every offering) and use the exact slug of one of them.",
@@ -139,7 +139,7 @@ for (const [kind, era, version] of CLIENTS) {
     test(`connects in the ${era} era at ${version} and names the server`, () => {
       assert.equal(client.era, era);
       assert.equal(client.protocolVersion, version);
-      // A modern client learns the versions from server/discover: all four, the 2025 ones included (contract §6).
+      // A modern client learns the versions from server/discover: all four, the 2025 ones included (interface §6).
       assert.deepEqual(client.discovered()?.supportedVersions, era === "modern" ? ALL_VERSIONS : undefined);
       assert.deepEqual(client.serverVersion(), {
         name: "public-catalog-directory",

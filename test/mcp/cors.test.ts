@@ -7,7 +7,7 @@ import { browserForTests } from "../helpers/browser.ts";
 import { type McpTestServer, post, postHeaders, raw, startMcpServer } from "./helpers.ts";
 
 /**
- * CORS on /mcp (contract §6): a page on an origin MCP_ALLOWED_ORIGINS names may call the endpoint
+ * CORS on /mcp (interface §6): a page on an origin MCP_ALLOWED_ORIGINS names may call the endpoint
  * from a browser; any other origin is refused with 403 before CORS is even considered.
  */
 

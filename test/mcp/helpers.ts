@@ -28,7 +28,7 @@ export const MODERN_VERSION = "2026-07-28";
 export interface McpTestServer {
   /** Where tests connect: http://127.0.0.1:<port>. */
   url: string;
-  /** BASE_URL of the server and of its snapshot: http://localhost:<port>, the same host on loopback (contract §6). */
+  /** BASE_URL of the server and of its snapshot: http://localhost:<port>, the same host on loopback (interface §6). */
   baseUrl: string;
   port: number;
   distDir: string;
@@ -38,7 +38,7 @@ export interface McpTestServer {
 
 /**
  * Builds the basic fixture and serves it as src/server.ts does, with BASE_URL naming the port
- * the server really listens on: Host and Origin checks (contract §6) compare against BASE_URL,
+ * the server really listens on: Host and Origin checks (interface §6) compare against BASE_URL,
  * so the Inspector and the SDK client must reach the server under that host.
  */
 export async function startMcpServer(

@@ -6,7 +6,7 @@ import { type McpTestServer, MODERN_VERSION, post, postHeaders, type RawResponse
 /**
  * MCP 2026-07-28 on the dual-era endpoint, in raw requests: what the revision asks of every
  * request (Streamable HTTP: Server Validation; Base Protocol: `_meta`), the results' own fields,
- * and contract §6's transport rules, which hold in this era as in the 2025 one.
+ * and interface §6's transport rules, which hold in this era as in the 2025 one.
  */
 
 let server: McpTestServer;
@@ -336,7 +336,7 @@ describe("headers that mirror the body", () => {
   });
 });
 
-describe("contract §6 transport rules in the 2026-07-28 era", () => {
+describe("interface §6 transport rules in the 2026-07-28 era", () => {
   const headers = (extra: Record<string, string | undefined> = {}) =>
     postHeaders(server, { "mcp-protocol-version": MODERN_VERSION, "mcp-method": "tools/list", ...extra });
   const body = JSON.stringify(modern("tools/list").body);

@@ -7,7 +7,7 @@ import { markdownLinks, sitemapLinks } from "./links.ts";
 
 const served = serveContent(SAMPLE_CONTENT);
 
-/** The MCP endpoint takes POST only (GET is 405 by contract §6); the crawl reads with GET. */
+/** The MCP endpoint takes POST only (GET is 405 by interface §6); the crawl reads with GET. */
 const POST_ONLY = new Set([`${TEST_BASE_URL}/mcp`]);
 
 /** A local Markdown (or text) document: one the crawl reads and follows. */

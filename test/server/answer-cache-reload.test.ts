@@ -9,7 +9,7 @@ import { buildSnapshot, FIXTURES, TEST_BASE_URL, tempDir } from "../helpers/snap
 import { raw } from "../mcp/helpers.ts";
 
 /**
- * The answer cache belongs to the snapshot served (contract §7): once a rebuilt snapshot is
+ * The answer cache belongs to the snapshot served (interface §7): once a rebuilt snapshot is
  * served, no answer kept for the one before is sent again, in any representation, though every
  * one was kept for 60 seconds.
  */

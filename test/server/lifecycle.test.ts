@@ -10,7 +10,7 @@ import { buildSnapshot, FIXTURES, replaceListings, tempDir } from "../helpers/sn
 
 /**
  * The real server process (src/server.ts) over its life: picking up rebuilt snapshots while it
- * answers (contract §3), and refusing bad ones (stopping: shutdown.test.ts). Every server listens
+ * answers (interface §3), and refusing bad ones (stopping: shutdown.test.ts). Every server listens
  * on 127.0.0.1, and every wait is for something the server says in its log.
  */
 

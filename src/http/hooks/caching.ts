@@ -18,7 +18,7 @@ declare module "fastify" {
 }
 
 /**
- * HTTP caching (contract §7): errors are `no-store`; successful answers of cacheable routes
+ * HTTP caching (interface §7): errors are `no-store`; successful answers of cacheable routes
  * get `cacheControl` (contract.ts's cacheControlSuccess) and an ETag, and `If-None-Match` is compared weakly (lists, `*` and
  * `W/` tags all count) to answer 304. A streamed answer (the bulk downloads) carries its ETag and
  * Content-Length already, and is not read at all for a 304 or a HEAD.

@@ -71,7 +71,7 @@ function securityHeaders(): Readonly<Record<string, string>> {
 /**
  * Security headers on every answer (made by helmet, above: nosniff, CSP, framing, referrer, HSTS,
  * cross-origin policies), and CORS: everything but MCP is public and read-only, so any origin may
- * GET and HEAD it, without credentials. MCP keeps its own Origin check (contract §6) and its own
+ * GET and HEAD it, without credentials. MCP keeps its own Origin check (interface §6) and its own
  * CORS for the origins it allows (src/mcp/plugin.ts).
  *
  * The CORS headers of a simple request are as constant as the others and are set with them.
