@@ -46,6 +46,8 @@ export interface SizeResult extends Serving {
 /** What a run was: where, how hard, and what it compared. */
 interface RunInfo extends Pacing {
   readonly machine: string;
+  /** The commit measured (git's short name). */
+  readonly commit: string;
   /** The --against server's folder. */
   readonly against?: string;
   /** The --only scenarios' names. */
@@ -155,8 +157,19 @@ function comparison(results: readonly SizeResult[]): string[] {
 export async function report(out: string, info: RunInfo, results: readonly SizeResult[]): Promise<void> {
   const markdown = table(results);
   console.log(`\n${markdown}`);
-  const { machine, connections, warmupSeconds, seconds, rounds, yardstickSeconds, against, only } = info;
-  const written = { date: new Date().toISOString(), machine, connections, warmupSeconds, seconds, rounds, yardstickSeconds, against, only };
+  const { machine, commit, connections, warmupSeconds, seconds, rounds, yardstickSeconds, against, only } = info;
+  const written = {
+    date: new Date().toISOString(),
+    machine,
+    commit,
+    connections,
+    warmupSeconds,
+    seconds,
+    rounds,
+    yardstickSeconds,
+    against,
+    only,
+  };
   await writeFile(out, `${JSON.stringify({ ...written, results, table: markdown }, null, 2)}\n`);
   console.log(`\nwritten to ${out}`);
 }

@@ -22,14 +22,16 @@
  * Relative paths are read from the folder npm was run in.
  */
 
+import { execFile } from "node:child_process";
 import { mkdir } from "node:fs/promises";
 import { cpus, tmpdir, totalmem } from "node:os";
 import { join, resolve } from "node:path";
-import { parseArgs } from "node:util";
+import { parseArgs, promisify } from "node:util";
 import { measureEdits } from "./edits.ts";
 import { walkDist } from "./llms-crawl.ts";
 import type { Pacing } from "./load.ts";
 import { buildSnapshot, compile, ROOT, removeSnapshots, stageAgainst } from "./processes.ts";
+import { publish, RESULTS_DIR } from "./publish.ts";
 import { report, type SizeResult } from "./report.ts";
 import { measureScenarios, selectScenarios } from "./scenarios.ts";
 
@@ -63,13 +65,18 @@ const pacing: Pacing = {
 const WORK = join(process.env.BENCH_DIR ?? tmpdir(), "catalog-bench");
 /** npm runs scripts in the project's root; INIT_CWD is where it was run. */
 const given = (path: string) => resolve(process.env.INIT_CWD ?? process.cwd(), path);
-/** The committed results (bench/results.json) are those of the default sizes and scenarios; other runs go beside their content. */
-const OUT =
-  values.out !== undefined
-    ? given(values.out)
-    : values.sizes === undefined && !values.million && values.only === undefined && values.against === undefined
-      ? join(ROOT, "bench", "results.json")
-      : join(WORK, "results.json");
+/**
+ * A full run (every scenario, no --against) is committed: its results go to bench/results/ (named
+ * after its sizes), into the history, and into the README's table (bench/publish.ts). A partial one
+ * goes beside its content, or to --out.
+ */
+const full = values.only === undefined && values.against === undefined && values.out === undefined;
+const resultsName = values.million
+  ? "million.json"
+  : values.sizes === undefined
+    ? "default.json"
+    : `${values.sizes.replaceAll(",", "-")}.json`;
+const OUT = values.out !== undefined ? given(values.out) : full ? join(RESULTS_DIR, resultsName) : join(WORK, "results.json");
 const scenarios = selectScenarios(values.only);
 
 await mkdir(WORK, { recursive: true });
@@ -111,11 +118,13 @@ await report(
   OUT,
   {
     machine,
+    commit: (await promisify(execFile)("git", ["rev-parse", "--short", "HEAD"], { cwd: ROOT }).catch(() => ({ stdout: "" }))).stdout.trim(),
     ...pacing,
     ...(againstDir === undefined ? {} : { against: againstDir }),
     ...(values.only === undefined ? {} : { only: scenarios.map((scenario) => scenario.name) }),
   },
   results,
 );
+if (full) await publish(resultsName);
 // The snapshots are not kept (see removeSnapshots).
 await removeSnapshots(WORK);

@@ -147,8 +147,6 @@ const mcpSearches =
     };
   };
 
-/** The search mix as a query string, without its paging (the facets take none). */
-
 /** The as-deployed scenario of `requests`: the distinct searches, drawn by the Zipf law, on a server of its own. */
 function asDeployed(key: string, name: string, requests: (sample: Sample) => Omit<Target, "url">): Scenario {
   return {
