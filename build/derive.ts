@@ -46,7 +46,7 @@ export interface Model {
 }
 
 /** A listing's content file, what the cache has of it (build/cache.ts), and its paging lengths. */
-export interface ListingSource {
+interface ListingSource {
   readonly file: string;
   readonly cached?: CachedListing;
   readonly paging: PagingLengths;

@@ -15,7 +15,7 @@ import { type ContentProblem, SERVICES_FILE } from "./content.ts";
  */
 
 /** A key path into a file's YAML: mapping keys and list indexes, as Ajv's instance paths name them. */
-export type YamlPath = readonly (string | number)[];
+type YamlPath = readonly (string | number)[];
 
 /** What a problem points at. */
 export type Pointer =
@@ -128,7 +128,7 @@ function yamlOffset(root: unknown, pointer: { key: YamlPath } | { value: YamlPat
 }
 
 /** Finds, in one file's text, the position each pointer names. */
-export function locator(file: string, text: string): (pointer: Pointer) => Position {
+function locator(file: string, text: string): (pointer: Pointer) => Position {
   const layout = layoutOf(file, text);
   let root: unknown;
   const yamlRoot = () => {
