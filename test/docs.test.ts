@@ -84,7 +84,7 @@ describe("documentation generated from the route table and the tools' definition
     return response.text();
   };
 
-  test("search_offerings takes query and search_businesses the directory filters, as the spec's tool table says", () => {
+  test("search_offerings takes query and search_businesses the directory filters, as interface §6 lists them", () => {
     assert.deepEqual(schemaArguments.search_offerings, { arguments: ["query"], required: [] });
     assert.deepEqual(schemaArguments.search_businesses, { arguments: ["q", "location", "country", "limit", "offset"], required: [] });
     assert.deepEqual(schemaArguments.directory_facets, { arguments: ["q", "location", "country"], required: [] });

@@ -58,7 +58,7 @@ test("the served document is exactly what the build generates from the schemas, 
   assert.equal(await readFile(join(dist, "openapi.json"), "utf8"), `${JSON.stringify(regenerated, null, 2)}\n`);
 });
 
-test("declares OpenAPI 3.1.0, description version 1.1.0, a server relative to the document, no security, and the spec's operation ids", () => {
+test("declares OpenAPI 3.1.0, description version 1.1.0, a server relative to the document, no security, and the operation ids of interface §7", () => {
   assert.equal(served.openapi, "3.1.0");
   assert.equal((served.info as { version: string }).version, API_VERSION);
   assert.equal(API_VERSION, "1.1.0");

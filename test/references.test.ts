@@ -10,7 +10,8 @@ import { test } from "node:test";
  */
 
 const ROOT = new URL("../", import.meta.url).pathname;
-const FOLDERS = ["src", "build", "scripts", "bench", "test"];
+const FOLDERS = ["src", "build", "scripts", "bench", "test", "docs"];
+const TOP_FILES = ["README.md", "content/README.md"];
 
 async function files(dir: string): Promise<string[]> {
   const entries = await readdir(join(ROOT, dir), { withFileTypes: true });
@@ -30,7 +31,7 @@ test("every interface § cited in the code and the tests is a section of docs/in
   const wrong: string[] = [];
   let cited = 0;
   for (const folder of FOLDERS) {
-    for (const file of await files(folder)) {
+    for (const file of [...(await files(folder)), ...(folder === "docs" ? TOP_FILES : [])]) {
       const text = await readFile(join(ROOT, file), "utf8");
       for (const match of text.matchAll(/interface §(\d+)/g)) {
         cited += 1;
@@ -44,4 +45,34 @@ test("every interface § cited in the code and the tests is a section of docs/in
   }
   assert.deepEqual(wrong, []);
   assert.ok(cited > 50, `only ${cited} citations found`);
+});
+
+test("every document the code, the tests and the documents name by path is a file of the repository", async () => {
+  const missing: string[] = [];
+  let named = 0;
+  for (const file of [...(await Promise.all(FOLDERS.map(files))).flat(), ...TOP_FILES]) {
+    const text = await readFile(join(ROOT, file), "utf8");
+    const paths = [
+      // Not a URL's path (/docs/api/index.md), nor an example of a content file.
+      ...[...text.matchAll(/(?<![\w/.-])((?:docs|bench|content|src|build|scripts|test)\/[\w./-]*\.md)\b/g)]
+        .map((match) => match[1] ?? "")
+        .filter((path) => !/^content\/(businesses|offerings)\//.test(path)),
+      // A Markdown link to a document beside it, in a Markdown file.
+      ...(file.endsWith(".md")
+        ? [...text.matchAll(/\]\((?!https?:|#|mailto:|\/)([^)#\s]+\.md)(?:#[^)]*)?\)/g)].map((match) => join(file, "..", match[1] ?? ""))
+        : []),
+    ];
+    for (const path of paths) {
+      named += 1;
+      if (
+        !(await readFile(join(ROOT, path)).then(
+          () => true,
+          () => false,
+        ))
+      )
+        missing.push(`${file}: ${path}`);
+    }
+  }
+  assert.deepEqual(missing, []);
+  assert.ok(named > 20, `only ${named} documents named`);
 });

@@ -62,7 +62,7 @@ export function serverCard(baseUrl: string, info: Implementation): ServerCard {
   };
 }
 
-/** An AI Catalog with one entry, the card (draft docs/discovery.md, AI Catalog). */
+/** An AI Catalog with one entry, the card (the AI Catalog draft's discovery document). */
 function aiCatalog(baseUrl: string, card: ServerCard): object {
   const [namespace, name] = card.name.split("/");
   return {

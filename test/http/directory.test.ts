@@ -32,21 +32,22 @@ interface Page {
   nextOffset: number | null;
 }
 
-interface Answer {
+/** What a request over HTTP got: its status, headers, text and the text as JSON. */
+interface HttpReply {
   status: number;
   headers: Headers;
   text: string;
   body: unknown;
 }
 
-async function request(baseUrl: string, path: string, method = "GET"): Promise<Answer> {
+async function request(baseUrl: string, path: string, method = "GET"): Promise<HttpReply> {
   const response = await fetch(`${baseUrl}${path}`, { method });
   const text = await response.text();
   return { status: response.status, headers: response.headers, text, body: text === "" ? undefined : (JSON.parse(text) as unknown) };
 }
 
 /** Status, JSON content type and success caching headers of a 200. */
-function assertSuccessHeaders(answer: Answer): void {
+function assertSuccessHeaders(answer: HttpReply): void {
   assert.equal(answer.status, 200, answer.text);
   assert.equal(answer.headers.get("content-type"), JSON_TYPE);
   assert.equal(answer.headers.get("cache-control"), CACHE_SUCCESS);
@@ -54,7 +55,7 @@ function assertSuccessHeaders(answer: Answer): void {
 }
 
 /** Status, JSON content type and `no-store` of an error answer. */
-function assertErrorHeaders(answer: Answer, status: number): void {
+function assertErrorHeaders(answer: HttpReply, status: number): void {
   assert.equal(answer.status, status, answer.text);
   assert.equal(answer.headers.get("content-type"), JSON_TYPE);
   assert.equal(answer.headers.get("cache-control"), CACHE_ERROR);
@@ -341,7 +342,7 @@ describe("directory endpoints over the basic fixture", () => {
   }
 
   /** GET `path`, assert an error with exactly this status and body, validated against `template`. */
-  async function expectError(path: string, template: string, status: number, error: ErrorDetail, method = "GET"): Promise<Answer> {
+  async function expectError(path: string, template: string, status: number, error: ErrorDetail, method = "GET"): Promise<HttpReply> {
     const answer = await request(server.url, path, method);
     assertErrorHeaders(answer, status);
     openapi.assertBody(template, status, answer.body);

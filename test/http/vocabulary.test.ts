@@ -152,7 +152,7 @@ describe("a page search that finds nothing offers the next step", () => {
     const hours = await html("/businesses?q=24/7");
     assert.equal(hours.status, 200);
     assert.ok(hours.text.includes('<p role="status">Results 1 to 1 of 1, in name order.</p>'), hours.text);
-    // The API stays strict (the spec): the same q is a 400 there.
+    // The API stays strict (interface §7): the same q is a 400 there.
     assert.equal((await fetch(`${server.current.url}/api/directory?q=plumber,%20leeds`)).status, 400);
   });
 
