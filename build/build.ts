@@ -6,6 +6,7 @@
  * no process, tsx or module is started for it.
  */
 import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { ConfigError, readConfig } from "../src/config.ts";
 import { BuildCache } from "./cache.ts";
@@ -14,7 +15,7 @@ import { deriveModel } from "./derive.ts";
 import { writeSnapshot } from "./emit.ts";
 import type { ListingMemo } from "./listing-memo.ts";
 import { mcpAppHtml } from "./mcp-app.ts";
-import { count, errorLines, type ReportFormat, WARNINGS_PER_KIND, warningLines } from "./report.ts";
+import { count, errorLines, fileWarningLine, type ReportFormat, WARNINGS_PER_KIND, warningLines } from "./report.ts";
 import { validateContent } from "./validate.ts";
 import { type ContentWarning, linkWarnings } from "./warnings.ts";
 
@@ -87,6 +88,8 @@ export async function build(
   const started = Date.now();
   const stage = stageLogger(verbose);
   const config = readConfig();
+  // Checked before the content is read: a typo must stop the build at once, as CONTENT_DIR's does.
+  const previousSnapshot = checkOnly ? undefined : config.previousSnapshot;
   const cache = inProcess?.previous ?? BuildCache.open(config.distDir, config.baseUrl, { clean });
 
   /** Prints errors and warnings: annotations on stdout for GitHub, lines on stderr otherwise. */
@@ -130,13 +133,20 @@ export async function build(
     return { code: 0, cache: null };
   }
   const previousPages = cache.pageInputs(config.distDir);
-  const { version, files, pages, lineHashes } = await writeSnapshot(config.distDir, model, {
+  const { version, files, pages, lineHashes, history } = await writeSnapshot(config.distDir, model, {
     builtAt: new Date(),
     stage,
     previousPages,
+    previousSnapshot,
     mcpApp: () => cache.made(MCP_APP_FILE, mcpAppHtml),
     ...(inProcess === undefined ? {} : { memo: inProcess.memo }),
   });
+  if (history.note !== undefined) console.log(`${history.note}: the release history starts anew with this build.`);
+  if (history.warning !== undefined) {
+    const { path, message } = history.warning;
+    const line = fileWarningLine(resolve(path), "release history", `${message}; it starts anew with this build`, format);
+    (format === "github" ? process.stdout : process.stderr).write(`${line}\n`);
+  }
   inProcess?.written?.();
   for (const [rank, { file, cached, paging }] of model.listingSources.entries()) {
     const lineSha256 = lineHashes[rank] ?? "";
@@ -145,7 +155,15 @@ export async function build(
   await cache.save(pages);
   stage("save the cache");
   const ms = Math.round(performance.now() - startedAt);
-  console.log(`Built ${config.distDir}/ for ${model.baseUrl}: ${counts}; ${files} files; version ${version}; ${ms} ms${warned}.`);
+  const release =
+    history.made === null
+      ? `no new release (the listings are release ${history.current.version}'s)`
+      : history.made.previous === null
+        ? "the first release of its history"
+        : `a release of ${count(history.made.upserts, "upsert")} and ${count(history.made.removals, "removal")}`;
+  console.log(
+    `Built ${config.distDir}/ for ${model.baseUrl}: ${counts}; ${files} files; version ${version}, ${release}; ${ms} ms${warned}.`,
+  );
   return { code: 0, cache };
 }
 

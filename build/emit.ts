@@ -28,11 +28,13 @@ import { INDEX_FORMAT_VERSION } from "../src/snapshot/search-index.ts";
 import { type PageInputs, sha256 } from "./cache.ts";
 import type { Model } from "./derive.ts";
 import { FileWriter } from "./file-writer.ts";
+import { type PreviousHistory, previousHistory } from "./history.ts";
 import type { ListingMemo } from "./listing-memo.ts";
 import { mcpAppHtml } from "./mcp-app.ts";
 import { openapiDocument } from "./openapi.ts";
 import { nextInputs, PageReuse } from "./page-reuse.ts";
 import { catalogPages, listingPages } from "./pages.ts";
+import { type WrittenHistory, writeHistory } from "./releases.ts";
 
 const execFileAsync = promisify(execFile);
 
@@ -49,6 +51,14 @@ export interface WriteOptions {
   readonly mcpApp?: () => Promise<string>;
   /** The JSON lines of listings made before (build/listing-memo.ts). */
   readonly memo?: ListingMemo;
+  /** The folder of a snapshot to continue the release history from when `distDir` holds none (PREVIOUS_SNAPSHOT). */
+  readonly previousSnapshot?: string | undefined;
+}
+
+/** What a build did to the release history, and why it started a new one if it did (see PreviousHistory). */
+interface HistoryOutcome extends Pick<WrittenHistory, "made" | "current"> {
+  readonly note?: string;
+  readonly warning?: { readonly path: string; readonly message: string };
 }
 
 /** What a build wrote. */
@@ -63,6 +73,7 @@ export interface WrittenSnapshot {
   readonly kept: number;
   /** The SHA-256 of each listing's public line, by rank. */
   readonly lineHashes: readonly string[];
+  readonly history: HistoryOutcome;
 }
 
 /** The lists' paging in the index's order of countries and services, as the manifest records it. */
@@ -86,6 +97,7 @@ interface Written {
   readonly lineHashes: readonly string[];
   /** The previous snapshot's pages kept, when there are. */
   readonly reuse: PageReuse | null;
+  readonly history: WrittenHistory;
 }
 
 /**
@@ -99,14 +111,18 @@ async function writeFiles(
   { builtAt, stage = () => {}, previousPages, mcpApp, memo }: WriteOptions,
   fresh: string,
   previousDist: string,
+  previous: PreviousHistory,
 ): Promise<Written> {
   const out = new FileWriter(root);
 
   // Each listing's line is hashed as it is written (a profile page is kept while its line's hash is the same), unless the cache has its hash.
   const lineHashes: string[] = [];
-  out.listings(model.businesses.length, (rank) => {
+  const lineAt = (rank: number) => {
     const business = model.businesses[rank] as PublicBusiness;
-    const line = memo === undefined ? JSON.stringify(business) : memo.line(business);
+    return memo === undefined ? JSON.stringify(business) : memo.line(business);
+  };
+  out.listings(model.businesses.length, (rank) => {
+    const line = lineAt(rank);
     lineHashes.push(model.listingSources[rank]?.cached?.lineSha256 ?? sha256(line));
     return line;
   });
@@ -117,6 +133,26 @@ async function writeFiles(
     .digest("hex")
     .slice(0, 16);
   stage("listing data");
+
+  const history = writeHistory(
+    out,
+    previous.history,
+    { version, builtAt: builtAt.toISOString() },
+    {
+      count: model.businesses.length,
+      idAt: (rank) => model.businesses[rank]?.id ?? "",
+      lineSha256At: (rank) => lineHashes[rank] ?? "",
+      lineAt,
+    },
+  );
+  const { made } = history;
+  stage(
+    made === null
+      ? "releases (no new release)"
+      : made.previous === null
+        ? "releases (a new history)"
+        : `releases (${made.upserts + made.removals} changes)`,
+  );
 
   const aliases = new Map(model.services.map((service) => [service.name, service.aliases ?? []]));
   const previousIndex = previousPages === null || previousPages === undefined ? null : previousSuffixes(previousDist);
@@ -157,7 +193,11 @@ async function writeFiles(
     model,
     summary,
     index,
-    sitemapPages(documents.keys(), { count: model.businesses.length, slugAt: (rank) => model.businesses[rank]?.slug ?? "" }),
+    sitemapPages(documents.keys(), {
+      count: model.businesses.length,
+      slugAt: (rank) => model.businesses[rank]?.slug ?? "",
+      lastmodAt: (rank) => history.lastmods[rank],
+    }),
     reuse,
   );
   out.writeAll(map(pages, ([urlPath, content]) => [pageFile(urlPath), content]));
@@ -174,9 +214,10 @@ async function writeFiles(
     files,
     pages: [...documents.keys()],
     lists: { country: [...paging.country], service: [...paging.service] },
+    changes: history.changes,
   };
   out.write(SNAPSHOT_FILES.manifest, json(manifest));
-  return { manifest, files: out.files + (reuse?.keptFiles ?? 0), inputs, lineHashes, reuse };
+  return { manifest, files: out.files + (reuse?.keptFiles ?? 0), inputs, lineHashes, reuse, history };
 }
 
 /**
@@ -195,7 +236,9 @@ export async function writeSnapshot(distDir: string, model: Model, options: Writ
   const trash = sibling("trash");
   let dropped = 0;
   try {
-    const { manifest, files, inputs, lineHashes, reuse } = await writeFiles(staging, model, options, fresh, target);
+    const previous = previousHistory(distDir, options.previousSnapshot);
+    options.stage?.("read the release history");
+    const { manifest, files, inputs, lineHashes, reuse, history } = await writeFiles(staging, model, options, fresh, target, previous);
     dropped = reuse?.dropped.length ?? 0;
     const undo = reuse === null ? async () => {} : await reuse.move(target, staging, fresh, trash);
     let hadOld = true;
@@ -221,7 +264,9 @@ export async function writeSnapshot(distDir: string, model: Model, options: Writ
       profiles: inputs.profiles,
       listFolders: inputs.listFolders,
     };
-    return { version: manifest.version, files, pages, kept: reuse?.keptFiles ?? 0, lineHashes };
+    const why = "note" in previous ? { note: previous.note } : "warning" in previous ? { warning: previous.warning } : {};
+    const outcome = { made: history.made, current: history.current, ...why };
+    return { version: manifest.version, files, pages, kept: reuse?.keptFiles ?? 0, lineHashes, history: outcome };
   } finally {
     await remove(staging);
     await remove(fresh);

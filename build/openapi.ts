@@ -7,6 +7,7 @@ import {
   CACHE_CONTROL_NO_STORE,
   CLIENT_CACHE_SECONDS,
   DIRECTORY_RETRY_AFTER_SECONDS,
+  JSON_TYPE,
   MCP_PATH,
   MCP_PROTOCOL_VERSIONS,
   MCP_SERVER_CARD_PATH,
@@ -102,7 +103,12 @@ function operation(route: RouteSpec): Json {
     "200": {
       description: route.response.description,
       headers: SUCCESS_HEADERS,
-      content: { "application/json": { schema: schemaRef(route.response.component), example: route.response.example } },
+      content: {
+        [(route.response.mediaType ?? JSON_TYPE).split(";")[0] as string]: {
+          schema: schemaRef(route.response.component),
+          example: route.response.example,
+        },
+      },
     },
     "304": NOT_MODIFIED,
   };

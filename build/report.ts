@@ -69,6 +69,11 @@ function reportLine(contentDir: string, problem: ContentProblem, severity: Sever
   return `${where}: ${severity === "warning" ? "warning: " : ""}${problem.field}: ${problem.message.replace(/\s*[\r\n]+\s*/g, " ")}`;
 }
 
+/** A warning about a file outside the content (the previous snapshot's), as a line of the format. */
+export function fileWarningLine(path: string, field: string, message: string, format: ReportFormat): string {
+  return reportLine(process.cwd(), { file: path, field, message }, "warning", format);
+}
+
 /** Every error, in file order at its position, as lines of the format. */
 export function errorLines(contentDir: string, problems: readonly ContentProblem[], format: ReportFormat): string[] {
   return inFileOrder(withPositions(contentDir, problems)).map((problem) => reportLine(contentDir, problem, "error", format));

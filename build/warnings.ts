@@ -3,6 +3,7 @@ import { serviceSlugs } from "../src/render/directory-lists.ts";
 import { sitemapPartCount } from "../src/render/sitemap.ts";
 import type { BusinessFrontMatter, OfferingFrontMatter, SiteFrontMatter } from "../src/schemas/content.ts";
 import type { ListPaging } from "../src/snapshot/files.ts";
+import { isVersion } from "../src/snapshot/releases.ts";
 import { fold } from "../src/snapshot/text.ts";
 import type { ContentProblem } from "./content.ts";
 import type { Model } from "./derive.ts";
@@ -168,7 +169,9 @@ function linkTargets(model: Model): (path: string) => boolean {
   const parts = sitemapPartCount({ catalog: Array(htmlPages).fill(""), listings: { count: model.businesses.length, slugAt: () => "" } });
 
   const exact = new Set<string>();
-  const listingRoutes: RegExp[] = [];
+  /** Routes with a parameter that the content alone does not list: each with what its value must be. */
+  const matched: [route: RegExp, leads: (value: string) => boolean][] = [];
+  const routeOf = (pattern: string) => new RegExp(`^${pattern.replace(/\./g, "\\.").replace(/:\w+/, "([^/]+)")}$`);
   /** Each list's pages and index parts: the first at a pattern without `:page` or `:part`, the others at the pattern with it. */
   const addLists = (pattern: string, lists: ReadonlyMap<string, ListPaging>) => {
     for (const [name, paging] of lists) {
@@ -180,16 +183,18 @@ function linkTargets(model: Model): (path: string) => boolean {
   for (const { pattern, params } of SITE_ROUTES) {
     if (params === "fixed") exact.add(pattern);
     else if (params === "offering") for (const { slug } of model.offerings) exact.add(fillPattern(pattern, { slug }));
-    else if (params === "listing") listingRoutes.push(new RegExp(`^${pattern.replace(/\./g, "\\.").replace(/:\w+/, "([^/]+)")}$`));
+    else if (params === "listing") matched.push([routeOf(pattern), isListing]);
+    // Which releases the history holds is known only once the snapshot is built: any version may lead to one.
+    else if (params === "release") matched.push([routeOf(pattern), isVersion]);
     else if (params === "country") addLists(pattern, countryLists);
     else if (params === "service") addLists(pattern, serviceLists);
     else for (let part = 1; part <= parts; part += 1) exact.add(fillPattern(pattern, { part }));
   }
   return (path) =>
     exact.has(path) ||
-    listingRoutes.some((route) => {
-      const identifier = route.exec(path)?.[1];
-      return identifier !== undefined && isListing(identifier);
+    matched.some(([route, leads]) => {
+      const value = route.exec(path)?.[1];
+      return value !== undefined && leads(value);
     });
 }
 

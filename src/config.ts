@@ -8,6 +8,11 @@ export interface Config {
   readonly contentDir: string;
   /** Where the snapshot is written and read. */
   distDir: string;
+  /**
+   * The folder of an earlier snapshot (or its data/) whose release history the build continues
+   * when distDir holds no snapshot (PREVIOUS_SNAPSHOT); checked to be a folder when first read.
+   */
+  readonly previousSnapshot: string | undefined;
   /** Absolute base of every URL the service prints, without a trailing slash. */
   baseUrl: string;
   port: number;
@@ -174,15 +179,34 @@ export function contentDirOf(env: NodeJS.ProcessEnv = process.env): string {
   return dir;
 }
 
+/** PREVIOUS_SNAPSHOT, for the build: unset, or a folder (a typo must not quietly start a new release history). */
+function previousSnapshotOf(env: NodeJS.ProcessEnv): string | undefined {
+  const dir = env.PREVIOUS_SNAPSHOT;
+  if (dir === undefined || dir === "") return undefined;
+  const kind = kindOf(dir);
+  if (kind !== "folder") {
+    throw new ConfigError(
+      `PREVIOUS_SNAPSHOT must name the folder of an earlier snapshot (or its data/); ${dir} ${kind === "file" ? "is a file" : "does not exist"}.`,
+    );
+  }
+  return dir;
+}
+
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = integer(env, "PORT", 3000, 0, 65535);
   let contentDir: string | undefined;
+  let previousSnapshot: { dir: string | undefined } | undefined;
   return {
     // Checked when first read, not here: only the build and `npm run dev` read it, and a server
     // (the container's) has no content folder.
     get contentDir() {
       contentDir ??= contentDirOf(env);
       return contentDir;
+    },
+    // Read by the build alone, as CONTENT_DIR.
+    get previousSnapshot() {
+      previousSnapshot ??= { dir: previousSnapshotOf(env) };
+      return previousSnapshot.dir;
     },
     distDir: distDir(env),
     baseUrl: baseUrl(env, port),

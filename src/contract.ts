@@ -66,6 +66,12 @@ export const READY_PATH = "/readyz";
 /** The whole directory for bulk use, at the same paths as in dist/ (src/snapshot/files.ts). */
 export const BULK_JSON_PATH = "/data/businesses.json";
 export const BULK_NDJSON_PATH = "/data/businesses.ndjson";
+/** The release history (interface §8): every release kept, newest first, and the snapshot's current one. */
+export const RELEASES_PATH = "/data/releases.json";
+/** The change from a release's previous release to it, one NDJSON line per listing that differs. */
+export const CHANGES_FILE_PATTERN = "/data/changes/:version.ndjson";
+/** The net change from a release to the current one, in one NDJSON answer. */
+export const CHANGES_API_PATH = "/api/changes";
 
 /** The Markdown variant of the page at `pagePath`. */
 export function markdownPath(pagePath: string): string {
@@ -145,6 +151,11 @@ export function serviceIndexPath(slug: string, part = 1): string {
   return part > 1 ? fillPattern(SERVICE_INDEX_PART_PATTERN, { name: slug, part }) : fillPattern(SERVICE_INDEX_PATTERN, { name: slug });
 }
 
+/** The changes file of release `version`. */
+export function changesFilePath(version: string): string {
+  return fillPattern(CHANGES_FILE_PATTERN, { version });
+}
+
 /** The n-th (1-based) sitemap file of a sitemap index. */
 export function sitemapPartPath(n: number): string {
   return fillPattern(SITEMAP_PART_PATTERN, { part: n });
@@ -159,12 +170,13 @@ export function sitemapPartPath(n: number): string {
  * - `fixed`: the pattern is the one path; `offering`: `:slug` is an offering's slug; `listing`:
  *   `:slug` or `:identifier` is an approved listing's slug or id (an id in any case); `country` and
  *   `service`: `:name` is a list's name, `:page` a page and `:part` a part of its index from 2 on;
- *   `sitemap-part`: `:part` from 1 to the number of parts.
+ *   `sitemap-part`: `:part` from 1 to the number of parts; `release`: `:version` is a release's
+ *   version (one the history holds, known only once the snapshot is built).
  */
 export interface SiteRoute {
   readonly pattern: string;
   readonly answers: "page" | "markdown" | "file" | "json" | "mcp";
-  readonly params: "fixed" | "offering" | "listing" | "country" | "service" | "sitemap-part";
+  readonly params: "fixed" | "offering" | "listing" | "country" | "service" | "sitemap-part" | "release";
 }
 
 /** A page and its Markdown URL. */
@@ -202,12 +214,14 @@ export const SITE_ROUTES: readonly SiteRoute[] = [
     FAVICON_SVG_PATH,
     BULK_JSON_PATH,
     BULK_NDJSON_PATH,
+    RELEASES_PATH,
   ].map((pattern): SiteRoute => ({ pattern, answers: "file", params: "fixed" })),
   { pattern: SITEMAP_PART_PATTERN, answers: "file", params: "sitemap-part" },
+  { pattern: CHANGES_FILE_PATTERN, answers: "file", params: "release" },
   ...[OPENAPI_PATH, MCP_SERVER_CARD_PATH, AI_CATALOG_PATH, API_CATALOG_PATH].map(
     (pattern): SiteRoute => ({ pattern, answers: "file", params: "fixed" }),
   ),
-  ...[HEALTH_PATH, READY_PATH, DIRECTORY_API_PATH, FACETS_API_PATH, OFFERINGS_API_PATH].map(
+  ...[HEALTH_PATH, READY_PATH, DIRECTORY_API_PATH, FACETS_API_PATH, CHANGES_API_PATH, OFFERINGS_API_PATH].map(
     (pattern): SiteRoute => ({ pattern, answers: "json", params: "fixed" }),
   ),
   { pattern: fastifyPattern(BUSINESS_API_TEMPLATE), answers: "json", params: "listing" },
@@ -225,6 +239,10 @@ export const DIRECTORY_MAX_LIMIT = 25;
 export const DIRECTORY_DEFAULT_LIMIT = 10;
 /** The browsing limit: no page starts after this offset. */
 export const DIRECTORY_MAX_OFFSET = 1000;
+/** The most releases the history keeps (interface §8): the oldest is dropped, with its changes file. */
+export const RELEASES_KEPT = 100;
+/** A snapshot's version, as the manifest, releases.json and `since` write it: the first 64 bits of a SHA-256, in hex. */
+export const VERSION_PATTERN = "^[0-9a-f]{16}$";
 /** The most values a facet lists (the top ones by count). */
 export const FACET_MAX_VALUES = 50;
 export const BUSINESS_IDENTIFIER_MAX_LENGTH = 200;

@@ -46,7 +46,7 @@ test("every component schema compiles under strict JSON Schema 2020-12", () => {
   const ajv = new Ajv2020({ strict: true });
   addFormats(ajv, ["uuid", "uri", "email"]);
   const schemas = (served.components as { schemas: Record<string, object> }).schemas;
-  assert.deepEqual(Object.keys(schemas), ["DirectoryPage", "DirectoryFacets", "PublicBusiness", "OfferingList", "Offering", "Error"]);
+  assert.deepEqual(Object.keys(schemas), ["DirectoryPage", "DirectoryFacets", "PublicBusiness", "ChangeLine", "OfferingList", "Offering", "Error"]);
   for (const [name, schema] of Object.entries(schemas)) {
     assert.doesNotThrow(() => ajv.compile(schema), name);
   }
@@ -73,6 +73,7 @@ test("declares OpenAPI 3.1.0, description version 1.1.0, a server relative to th
       ["/api/directory", "searchServiceBusinesses", ["200", "304", "400", "405", "429", "431", "500", "503"]],
       ["/api/facets", "countServiceBusinesses", ["200", "304", "400", "405", "429", "431", "500", "503"]],
       ["/api/directory/{identifier}", "getServiceBusiness", ["200", "304", "400", "404", "405", "429", "431", "500", "503"]],
+      ["/api/changes", "listDirectoryChanges", ["200", "304", "400", "405", "410", "429", "431", "500", "503"]],
       ["/api/offerings", "listServiceOfferings", ["200", "304", "400", "405", "429", "431", "500", "503"]],
       ["/api/offerings/{slug}", "getServiceOffering", ["200", "304", "400", "404", "405", "429", "431", "500", "503"]],
     ],
@@ -157,6 +158,12 @@ test("lists the stable error codes in the Error schema, and exactly the codes ea
     "/api/directory/{identifier}": {
       "400": ["invalid_parameter", "unknown_parameter"],
       "404": ["not_found"],
+      ...everyRoute,
+      "503": ["directory_unavailable", "rate_limited"],
+    },
+    "/api/changes": {
+      "400": ["invalid_parameter", "repeated_parameter", "unknown_parameter"],
+      "410": ["release_unknown"],
       ...everyRoute,
       "503": ["directory_unavailable", "rate_limited"],
     },

@@ -47,3 +47,6 @@ export const EXAMPLE_FACETS: DirectoryFacets = {
     { value: "Galway", count: 2 },
   ],
 };
+
+/** The first line of `GET /api/changes?since=…`: two listings changed and one left since that release. */
+export const EXAMPLE_CHANGES_HEADER = { from: "63a255c6c7eb6c05", to: "9c0e5d2b7a4f1e38", upserts: 2, removals: 1 };

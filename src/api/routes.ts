@@ -1,14 +1,19 @@
 import {
+  BULK_NDJSON_PATH,
   BUSINESS_API_TEMPLATE,
+  CHANGES_API_PATH,
   DIRECTORY_API_PATH,
   DIRECTORY_DEFAULT_LIMIT,
   DIRECTORY_MAX_OFFSET,
   FACET_MAX_VALUES,
   FACETS_API_PATH,
+  NDJSON_TYPE,
   OFFERING_API_TEMPLATE,
   OFFERINGS_API_PATH,
   OVERLOAD_RETRY_AFTER_SECONDS,
   RATE_LIMIT_WINDOW_SECONDS,
+  RELEASES_KEPT,
+  RELEASES_PATH,
 } from "../contract.ts";
 import {
   type ApiError,
@@ -21,6 +26,7 @@ import {
   offeringNotFound,
   overloaded,
   rateLimited,
+  releaseUnknown,
   repeatedParameter,
   requestTooLarge,
   unknownParameter,
@@ -28,6 +34,8 @@ import {
 import { PublicBusinessSchema } from "../schemas/business.ts";
 import { OfferingSchema } from "../schemas/offering.ts";
 import {
+  CHANGES_RULES,
+  ChangesQuerySchema,
   DIRECTORY_RULES,
   DirectoryFacetsQuerySchema,
   DirectoryParamsSchema,
@@ -38,8 +46,8 @@ import {
   OfferingsQuerySchema,
   type ParameterRules,
 } from "../schemas/parameters.ts";
-import { DirectoryFacetsSchema, DirectoryPageSchema, OfferingListSchema } from "../schemas/responses.ts";
-import { EXAMPLE_BUSINESS, EXAMPLE_FACETS, EXAMPLE_OFFERING } from "./examples.ts";
+import { ChangeLineSchema, DirectoryFacetsSchema, DirectoryPageSchema, OfferingListSchema } from "../schemas/responses.ts";
+import { EXAMPLE_BUSINESS, EXAMPLE_CHANGES_HEADER, EXAMPLE_FACETS, EXAMPLE_OFFERING } from "./examples.ts";
 
 /**
  * The REST interface, declared once. src/http/routes/rest.ts registers each route with fastify from
@@ -75,14 +83,17 @@ export interface RouteSpec {
   /** Quoted by a 400's message when a parameter is invalid. */
   readonly rules: ParameterRules;
   readonly response: {
-    readonly schema: ObjectSchema;
+    /** An object's schema; with `mediaType` NDJSON, the schema of each line. */
+    readonly schema: { readonly type: "object" };
+    /** JSON_TYPE unless given. */
+    readonly mediaType?: typeof NDJSON_TYPE;
     /** The schema's name under components/schemas. */
     readonly component: string;
     readonly description: string;
     readonly example: unknown;
   };
   /** The error statuses only this route answers with (see ERRORS_OF_EVERY_ROUTE for the rest). */
-  readonly errors: Readonly<Partial<Record<400 | 404 | 503, ErrorResponse>>>;
+  readonly errors: Readonly<Partial<Record<400 | 404 | 410 | 503, ErrorResponse>>>;
 }
 
 /** What a read-only route accepts besides GET; every other method is answered 405 with this in `Allow`. */
@@ -178,6 +189,31 @@ export const ROUTES = {
       },
       404: { description: "No approved listing has this slug or id.", examples: [businessNotFound()] },
       503: { description: "Directory data unavailable.", examples: [directoryUnavailable()] },
+    },
+  },
+  listDirectoryChanges: {
+    operationId: "listDirectoryChanges",
+    path: CHANGES_API_PATH,
+    tag: "Directory",
+    summary: "What changed since a release",
+    description: `Keeps a copy of the directory current without downloading it again. Read current from ${RELEASES_PATH} and download ${BULK_NDJSON_PATH} once; then ask for the changes since that version. The answer is NDJSON: a first line {from, to, upserts, removals}, then the net change from release since to release to, at most one line per listing id (its latest state), in id order: {"op":"upsert","business":{...}} for a listing added or changed in any field (a renamed slug keeps its id), {"op":"remove","id":"..."} for one that left the directory. Apply each line to the copy (an upsert replaces or adds the listing with that id; a removal deletes it) and ask next time with since=to. since equal to the current release answers the first line alone. The service keeps the last ${RELEASES_KEPT} releases (${RELEASES_PATH} lists them, each release's own changes at /data/changes/<version>.ndjson); an older since is 410 release_unknown: download the directory again.`,
+    querystring: ChangesQuerySchema,
+    params: NoParametersSchema,
+    rules: CHANGES_RULES,
+    response: {
+      schema: ChangeLineSchema,
+      mediaType: NDJSON_TYPE,
+      component: "ChangeLine",
+      description: "The net change since that release, one JSON document a line; the example is the first line.",
+      example: EXAMPLE_CHANGES_HEADER,
+    },
+    errors: {
+      400: {
+        description: "since is missing, repeated or not shaped like a version, or another parameter is given.",
+        examples: [invalidParameter("since", CHANGES_RULES), repeatedParameter("since"), unknownParameter("from", ["since"])],
+      },
+      410: { description: "No release kept has this version: download the directory again.", examples: [releaseUnknown()] },
+      503: { description: "Directory data unavailable: not an empty change.", examples: [directoryUnavailable()] },
     },
   },
   listServiceOfferings: {

@@ -99,3 +99,11 @@ export function kept(cache: AnswerCache | null, key: string, make: () => Kept): 
   if (cache === null) return make();
   return cache.find(key) ?? cache.keep(key, make());
 }
+
+/** kept, for an answer made asynchronously (read from a file): the same keys, the same rules. */
+export async function keptLater(cache: AnswerCache | null, key: string, make: () => Promise<Kept>): Promise<Kept> {
+  const hit = cache?.find(key);
+  if (hit !== undefined) return hit;
+  const made = await make();
+  return cache === null ? made : cache.keep(key, made);
+}

@@ -1,6 +1,8 @@
 import {
   BULK_JSON_PATH,
+  BULK_NDJSON_PATH,
   BUSINESS_API_TEMPLATE,
+  CHANGES_API_PATH,
   DIRECTORY_API_PATH,
   DIRECTORY_RETRY_AFTER_SECONDS,
   FACETS_API_PATH,
@@ -8,6 +10,8 @@ import {
   OFFERING_API_TEMPLATE,
   OFFERINGS_API_PATH,
   OPENAPI_PATH,
+  RELEASES_KEPT,
+  RELEASES_PATH,
 } from "../contract.ts";
 import type { ErrorBody, ErrorCode } from "../schemas/error.ts";
 import type { ParameterRules } from "../schemas/parameters.ts";
@@ -95,6 +99,16 @@ export function offeringNotFound(): ApiError {
   );
 }
 
+/** `since` names no release the history keeps: too old, or from another directory. */
+export function releaseUnknown(): ApiError {
+  return new ApiError(
+    410,
+    "release_unknown",
+    `Parameter 'since' names no release this service keeps: it keeps the last ${RELEASES_KEPT} releases.`,
+    `Read current from ${RELEASES_PATH}, then download the whole directory from ${BULK_NDJSON_PATH}, and from then on ask for the changes since that current version.`,
+  );
+}
+
 export function directoryUnavailable(): ApiError {
   return new ApiError(
     503,
@@ -128,7 +142,7 @@ export function methodNotAllowed(allow: string): ApiError {
 
 /** An unknown path under the API; `trailingSlash` when it is a known one with a slash after it (API paths never redirect). */
 export function notFound(trailingSlash = false): ApiError {
-  const endpoints = `See ${OPENAPI_PATH} for the endpoints: ${DIRECTORY_API_PATH}, ${BUSINESS_API_TEMPLATE}, ${FACETS_API_PATH}, ${OFFERINGS_API_PATH}, ${OFFERING_API_TEMPLATE} and POST ${MCP_PATH}.`;
+  const endpoints = `See ${OPENAPI_PATH} for the endpoints: ${DIRECTORY_API_PATH}, ${BUSINESS_API_TEMPLATE}, ${FACETS_API_PATH}, ${CHANGES_API_PATH}, ${OFFERINGS_API_PATH}, ${OFFERING_API_TEMPLATE} and POST ${MCP_PATH}.`;
   return trailingSlash
     ? new ApiError(
         404,

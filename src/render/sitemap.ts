@@ -12,8 +12,11 @@ import { escapeXml } from "./escape.ts";
 export interface SitemapPages {
   /** Paths of the catalog's HTML pages (homepage, guides, directory, contact, API docs). */
   readonly catalog: readonly string[];
-  /** How many listings there are, and the slug of each, in directory order. */
-  readonly listings: { readonly count: number; slugAt(rank: number): string };
+  /**
+   * How many listings there are, and the slug of each, in directory order; with `lastmodAt`, the
+   * time each last changed (the builtAt of that release, interface §8), as its `<lastmod>`.
+   */
+  readonly listings: { readonly count: number; slugAt(rank: number): string; lastmodAt?: (rank: number) => string | undefined };
 }
 
 /** The site's pages for its sitemap: the catalog's HTML pages (from the paths of its documents), then every profile. */
@@ -35,9 +38,16 @@ export function sitemapPartCount(pages: SitemapPages): number {
 
 function urlset(baseUrl: string, pages: SitemapPages, from: number, to: number): string {
   const lines: string[] = [];
+  const { catalog, listings } = pages;
   for (let i = from; i < to; i += 1) {
-    const path = i < pages.catalog.length ? pages.catalog[i] : businessPagePath(pages.listings.slugAt(i - pages.catalog.length));
-    lines.push(`  <url><loc>${escapeXml(baseUrl + path)}</loc></url>`);
+    if (i < catalog.length) {
+      lines.push(`  <url><loc>${escapeXml(baseUrl + catalog[i])}</loc></url>`);
+      continue;
+    }
+    const rank = i - catalog.length;
+    const lastmod = listings.lastmodAt?.(rank);
+    const modified = lastmod === undefined ? "" : `<lastmod>${lastmod}</lastmod>`;
+    lines.push(`  <url><loc>${escapeXml(baseUrl + businessPagePath(listings.slugAt(rank)))}</loc>${modified}</url>`);
   }
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${lines.join("\n")}\n</urlset>\n`;
 }

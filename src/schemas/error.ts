@@ -6,6 +6,7 @@ export const ERROR_CODES = [
   "unknown_parameter",
   "repeated_parameter",
   "not_found",
+  "release_unknown",
   "method_not_allowed",
   "not_acceptable",
   "payload_too_large",

@@ -9,6 +9,8 @@ import {
   DIRECTORY_Q_MAX_LENGTH,
   DIRECTORY_Q_MAX_TERMS,
   OFFERINGS_Q_MAX_LENGTH,
+  RELEASES_PATH,
+  VERSION_PATTERN,
 } from "../contract.ts";
 
 /**
@@ -118,7 +120,7 @@ export const OfferingsQuerySchema = {
   properties: { q: offeringsTermsProperty },
 } as const;
 
-/** The arguments of the MCP tool search_offerings: the spec names its input `query`. */
+/** The arguments of the MCP tool search_offerings: its input is named `query` (interface §6). */
 export const OfferingsSearchArgumentsSchema = {
   type: "object",
   additionalProperties: false,
@@ -137,6 +139,29 @@ export const OfferingParamsSchema = {
   required: ["slug"],
   properties: { slug: offeringSlugProperty },
 } as const;
+
+/** The change feed's one parameter: the release the client's copy of the directory is at. */
+export const ChangesQuerySchema = {
+  type: "object",
+  additionalProperties: false,
+  required: ["since"],
+  properties: {
+    since: {
+      type: "string",
+      pattern: VERSION_PATTERN,
+      description: `A release's version (16 lowercase hexadecimal digits): ${RELEASES_PATH}'s current when the copy was downloaded, then the \`to\` of the last answer applied.`,
+      examples: ["63a255c6c7eb6c05"],
+    },
+  },
+} as const;
+
+/** The rules of the change feed's parameter. */
+export const CHANGES_RULES: ParameterRules = {
+  since: {
+    rule: `a release's version: 16 lowercase hexadecimal digits, as ${RELEASES_PATH} writes it`,
+    resolution: `Send since=<version>: ${RELEASES_PATH}'s current when you downloaded the directory, then the \`to\` of the last answer you applied.`,
+  },
+};
 
 /** The rules of the directory's parameters, by name; quoted by REST and MCP error messages. */
 export const DIRECTORY_RULES: ParameterRules = {

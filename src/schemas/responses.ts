@@ -1,5 +1,12 @@
 import type { FromSchema } from "json-schema-to-ts";
-import { DIRECTORY_MAX_LIMIT, DIRECTORY_MAX_OFFSET, DIRECTORY_MIN_LIMIT, FACET_MAX_VALUES, MAX_OFFERINGS } from "../contract.ts";
+import {
+  DIRECTORY_MAX_LIMIT,
+  DIRECTORY_MAX_OFFSET,
+  DIRECTORY_MIN_LIMIT,
+  FACET_MAX_VALUES,
+  MAX_OFFERINGS,
+  VERSION_PATTERN,
+} from "../contract.ts";
 import { PublicBusinessSchema } from "./business.ts";
 import { OfferingSchema } from "./offering.ts";
 
@@ -63,6 +70,46 @@ export const OfferingListSchema = {
     items: { type: "array", maxItems: MAX_OFFERINGS, items: OfferingSchema },
     total: { type: "integer", minimum: 0, maximum: MAX_OFFERINGS },
   },
+} as const;
+
+const version = (description: string) => ({ type: "string", pattern: VERSION_PATTERN, description }) as const;
+
+/**
+ * One line of the change feed (interface §8): the answer's first line, then an upsert or a removal
+ * per listing, as in the changes files (data/changes/<version>.ndjson) except the first line.
+ */
+export const ChangeLineSchema = {
+  type: "object",
+  description:
+    "One line of an application/x-ndjson answer. The first line says which releases the answer spans and how many lines follow; each other line is a listing's latest state: an upsert (added, or changed in any field; a renamed slug keeps its id) or a removal (deleted, or no longer approved), in id order, at most one per id.",
+  oneOf: [
+    {
+      type: "object",
+      title: "Header",
+      additionalProperties: false,
+      required: ["from", "to", "upserts", "removals"],
+      properties: {
+        from: version("The release asked for (since)."),
+        to: version("The current release: the since of the next request."),
+        upserts: { type: "integer", minimum: 0, description: "How many upsert lines follow." },
+        removals: { type: "integer", minimum: 0, description: "How many removal lines follow." },
+      },
+    },
+    {
+      type: "object",
+      title: "Upsert",
+      additionalProperties: false,
+      required: ["op", "business"],
+      properties: { op: { type: "string", const: "upsert" }, business: PublicBusinessSchema },
+    },
+    {
+      type: "object",
+      title: "Removal",
+      additionalProperties: false,
+      required: ["op", "id"],
+      properties: { op: { type: "string", const: "remove" }, id: { type: "string", format: "uuid" } },
+    },
+  ],
 } as const;
 
 export type DirectoryPage = FromSchema<typeof DirectoryPageSchema>;

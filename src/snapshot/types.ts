@@ -5,6 +5,7 @@ import type { Offering } from "../schemas/offering.ts";
 import type { DirectoryIndex } from "./directory-index.ts";
 import type { Manifest } from "./files.ts";
 import type { ListingStore } from "./listings.ts";
+import type { Releases } from "./releases.ts";
 import type { OfferingIndexDocument } from "./search-index.ts";
 
 /** The offerings catalog, in catalog order, with its search index. */
@@ -43,4 +44,6 @@ export interface Snapshot {
   readonly mcpApp: string;
   /** The documents the manifest lists, by URL path (`/llms.txt`, `/offerings/x/index.md`). */
   readonly pages: ReadonlyMap<string, string>;
+  /** The release history (interface §8): releases.json, and where its changes files are read on request. */
+  readonly releases: Releases;
 }

@@ -98,7 +98,7 @@ describe("npm run build", () => {
     assert.equal(result.code, 0, result.stderr);
     assert.match(
       result.stdout.trim(),
-      /^Built .*dist-new\/ for https:\/\/directory\.example: 3 offerings, 9 approved listings \(left out: 1 pending, 1 rejected, 1 suspended\); \d+ files; version [0-9a-f]{16}; \d+ ms\.$/,
+      /^\/.* holds no snapshot and PREVIOUS_SNAPSHOT is not set: the release history starts anew with this build\.\nBuilt .*dist-new\/ for https:\/\/directory\.example: 3 offerings, 9 approved listings \(left out: 1 pending, 1 rejected, 1 suspended\); \d+ files; version [0-9a-f]{16}, the first release of its history; \d+ ms\.$/,
     );
     // The documents the server keeps in memory are listed by the manifest; every one it lists is in dist/. Beside them:
     // the data, each listing's Markdown profile, the Markdown lists by country and service, and the sitemap.
@@ -113,10 +113,12 @@ describe("npm run build", () => {
       "data/businesses.ndjson",
       "data/directory-index.bin",
       "data/directory-index.json",
+      "data/listing-releases.json",
       "data/manifest.json",
       "data/mcp-app.html",
       "data/offerings-index.json",
       "data/offerings.json",
+      "data/releases.json",
       "data/site.json",
       "favicon.ico",
       "favicon.svg",
@@ -265,7 +267,7 @@ test("--verbose prints each stage's own peak memory, not the peak of the process
     const result = await buildCli(["--verbose"], new URL("../fixtures/basic/", import.meta.url).pathname, join(work.path, "dist"));
     assert.equal(result.code, 0);
     const peaks = [...result.stdout.matchAll(/peak (\d+) MiB/g)].map((match) => Number(match[1]));
-    assert.equal(peaks.length, 11);
+    assert.equal(peaks.length, 13);
     assert.ok(
       peaks.every((peak) => peak > 0 && peak < 400),
       `peaks ${peaks.join(", ")} MiB`,

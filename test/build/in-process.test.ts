@@ -9,7 +9,7 @@ import { unchangedBut } from "../../build/content.ts";
 import { ListingMemo } from "../../build/listing-memo.ts";
 import { buildCli } from "../helpers/build-cli.ts";
 import { tempDir } from "../helpers/snapshot.ts";
-import { differences, edit, listingFilesOf, snapshotFiles } from "../helpers/snapshot-files.ts";
+import { copySnapshot, differences, edit, listingFilesOf, snapshotFiles } from "../helpers/snapshot-files.ts";
 
 const BUILD: BuildOptions = { checkOnly: false, clean: false, verbose: false, allWarnings: false, format: "text" };
 
@@ -43,8 +43,12 @@ describe("builds in one process, each from the cache the last one left", () => {
     await work.remove();
   });
 
-  /** Builds in this process from the last cache, then cleanly in a process of its own, and compares; the warnings printed. */
+  /**
+   * Builds in this process from the last cache, then cleanly in a process of its own from a copy
+   * of the same previous snapshot, and compares; the warnings printed.
+   */
   async function buildBothAndCompare(): Promise<string> {
+    await copySnapshot(dist, clean);
     const { result: built, stderr } = await printed(() => build(BUILD, inProcess()));
     assert.equal(built.code, 0);
     assert.notEqual(built.cache, null);

@@ -76,7 +76,10 @@ describe("warnings", () => {
     assert.equal(check.stdout, `${FIXTURE}: valid: 1 offerings, 5 approved listings (left out: 1 pending); 8 warnings.\n`);
     assert.equal(build.code, 0, build.stderr);
     assert.equal(build.stderr, check.stderr);
-    assert.match(build.stdout, /^Built .*; \d+ ms; 8 warnings\.\n$/);
+    assert.match(
+      build.stdout,
+      /^\/.* holds no snapshot and PREVIOUS_SNAPSHOT is not set: the release history starts anew with this build\.\nBuilt .*, the first release of its history; \d+ ms; 8 warnings\.\n$/,
+    );
   });
 
   test("--format github annotates each warning at its file, line and column", async () => {

@@ -78,4 +78,11 @@ export class OpenApiValidator {
       );
     }
   }
+
+  /** Asserts `value` is valid by the document's component schema `name` (a line of an NDJSON answer, say). */
+  assertComponent(name: string, value: unknown): void {
+    const validate = this.#ajv.getSchema(`openapi.json#/components/schemas/${name}`);
+    assert.ok(validate, `openapi.json has no component ${name}`);
+    assert.ok(validate(value), `${JSON.stringify(value).slice(0, 200)} is not a ${name}: ${this.#ajv.errorsText(validate.errors)}`);
+  }
 }

@@ -1,26 +1,51 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { cp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 
+/** The files that write when releases were built: the history's, and the sitemaps (each profile's lastmod). */
+const TIMED_FILES = /^(?:data\/releases\.json|data\/listing-releases\.json|sitemap\.xml|sitemaps\/\d+\.xml)$/;
+
 /**
- * Every file of a snapshot by path, as a digest of its bytes; the manifest without `builtAt`,
- * the one value that differs between two builds of the same content (when each was built).
+ * Every file of a snapshot by path, as a digest of its bytes, apart from when it was built, the
+ * one thing that differs between two builds of the same content from the same previous snapshot:
+ * the manifest without `builtAt` (nor the digests of the history's files, which hold times), and
+ * in the files that write a release's builtAt (TIMED_FILES), each one as the version of its release.
  */
 export async function snapshotFiles(dist: string): Promise<Map<string, string>> {
   const files = new Map<string, string>();
+  const releases = JSON.parse(await readFile(join(dist, "data/releases.json"), "utf8")) as {
+    releases: { version: string; builtAt: string }[];
+  };
+  const untimed = (text: string) =>
+    releases.releases.reduce((written, { version, builtAt }) => written.replaceAll(builtAt, `(when ${version} was built)`), text);
   for (const entry of await readdir(dist, { recursive: true, withFileTypes: true })) {
     if (!entry.isFile()) continue;
     const path = relative(dist, join(entry.parentPath, entry.name));
     let bytes = await readFile(join(dist, path));
     if (path === "data/manifest.json") {
-      const { builtAt, ...rest } = JSON.parse(bytes.toString("utf8")) as { builtAt: string };
+      const {
+        builtAt,
+        files: verified,
+        ...rest
+      } = JSON.parse(bytes.toString("utf8")) as { builtAt: string; files: Record<string, unknown> };
       assert.match(builtAt, /^\d{4}-\d\d-\d\dT/);
-      bytes = Buffer.from(JSON.stringify(rest));
+      const { releases: _releases, listingReleases: _listingReleases, ...others } = verified;
+      bytes = Buffer.from(JSON.stringify({ ...rest, files: others }));
+    } else if (TIMED_FILES.test(path)) {
+      bytes = Buffer.from(untimed(bytes.toString("utf8")));
     }
     files.set(path, createHash("sha256").update(bytes).digest("hex"));
   }
   return files;
+}
+
+/** Replaces `to` with a copy of the snapshot in `from` (none when there is none yet). */
+export async function copySnapshot(from: string, to: string): Promise<void> {
+  await rm(to, { recursive: true, force: true });
+  await cp(from, to, { recursive: true }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== "ENOENT") throw error;
+  });
 }
 
 /** The files in which two snapshots differ: missing from one, or with other bytes. */

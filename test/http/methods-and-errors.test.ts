@@ -59,7 +59,7 @@ describe("unsupported methods", () => {
 });
 
 const ENDPOINTS =
-  "See /openapi.json for the endpoints: /api/directory, /api/directory/{identifier}, /api/facets, /api/offerings, /api/offerings/{slug} and POST /mcp.";
+  "See /openapi.json for the endpoints: /api/directory, /api/directory/{identifier}, /api/facets, /api/changes, /api/offerings, /api/offerings/{slug} and POST /mcp.";
 
 describe("unknown API paths", () => {
   for (const path of ["/api", "/api/nope", "/api/directory/a/b", "/api/offerings/a/b", "/api/v1/directory", "/mcp/nope"]) {

@@ -142,6 +142,18 @@ describe("a value that cannot be used", () => {
         { value: missing, build: true, line: `config: CONTENT_DIR must name the folder of editors' files; ${missing} does not exist.` },
         { value: file, build: true, line: `config: CONTENT_DIR must name the folder of editors' files; ${file} is a file.` },
       ],
+      PREVIOUS_SNAPSHOT: [
+        {
+          value: missing,
+          build: true,
+          line: `config: PREVIOUS_SNAPSHOT must name the folder of an earlier snapshot (or its data/); ${missing} does not exist.`,
+        },
+        {
+          value: file,
+          build: true,
+          line: `config: PREVIOUS_SNAPSHOT must name the folder of an earlier snapshot (or its data/); ${file} is a file.`,
+        },
+      ],
       DIST_DIR: [{ value: file, line: `config: DIST_DIR must name a folder (or where to make one); ${file} is a file.` }],
       BASE_URL: [
         { value: "directory.example", line: "config: BASE_URL must be an absolute http: or https: URL such as https://directory.example." },

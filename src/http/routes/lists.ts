@@ -15,6 +15,7 @@ import {
   TEXT_TYPE,
   XML_TYPE,
 } from "../../contract.ts";
+import { listingLastmods } from "../../core/changes.ts";
 import { directoryOf, listingAt } from "../../core/directory.ts";
 import { listPageRanks } from "../../core/lists.ts";
 import { servedView } from "../../core/served.ts";
@@ -128,14 +129,16 @@ export function registerLists(app: FastifyInstance, served: ServedView): void {
     });
   }
 
-  /** sitemap.xml and its parts, rendered from the catalog's pages and the listings' slugs. */
-  function sendSitemap(request: FastifyRequest, reply: FastifyReply, part: number | null) {
+  /** sitemap.xml and its parts, rendered from the catalog's pages, the listings' slugs and when each last changed. */
+  async function sendSitemap(request: FastifyRequest, reply: FastifyReply, part: number | null) {
     const view = servedView(served);
     const { snapshot } = view;
     const listings = snapshot.directory?.listings;
+    const lastmods = listings === undefined ? [] : await listingLastmods(view);
     const pages = sitemapPages(snapshot.manifest.pages, {
       count: listings?.count ?? 0,
       slugAt: (rank) => (listings === undefined ? "" : slugAt(listings, rank)),
+      lastmodAt: (rank) => lastmods[rank],
     });
     if (part !== null && (part < 1 || part > sitemapPartCount(pages))) return sendNotFound(view, request, reply);
     const { baseUrl } = snapshot.site;

@@ -39,6 +39,7 @@ import { registerBulkDownloads } from "./bulk.ts";
 import { registerDirectoryPage } from "./directory-page.ts";
 import { registerLists } from "./lists.ts";
 import { readOnlyRoute } from "./read-only.ts";
+import { registerReleaseFiles } from "./releases.ts";
 
 const IDENTIFIER = new RegExp(directoryIdentifierProperty.pattern);
 
@@ -125,6 +126,7 @@ export const pagesPlugin: FastifyPluginAsync<{ served: ServedView; answers: Part
   registerDirectoryPage(app, served, answers);
   registerLists(app, served);
   registerBulkDownloads(app, served);
+  registerReleaseFiles(app, served, answers);
 
   /** A file the build wrote, as it is; `link`, when given, is its Link header. */
   const file = (path: string, type: string, link?: string) =>

@@ -14,6 +14,7 @@ import type { Part, ServedView, SnapshotView } from "../../snapshot/view.ts";
 import { snapshotDocument } from "../documents.ts";
 import { documentFile, hashedTag, jsonKept, keyedTag, sendKept, versionTag } from "../kept.ts";
 import { readOnlyRoute, rejectOtherMethods } from "./read-only.ts";
+import { sendChanges } from "./releases.ts";
 
 /** Request types come from the route schemas; defaults are applied by the core, so defaulted parameters stay optional. */
 type TypeProvider = JsonSchemaToTsProvider<{ ValidatorSchemaOptions: { keepDefaultedPropertiesOptional: true } }>;
@@ -122,6 +123,10 @@ export function restRoutes(app: FastifyInstance, served: ServedView, answers: Pa
       const found = business(view, request.params.identifier);
       return sendKept(reply, jsonKept(found.answer.body, versionTag(view, `l${found.rank}`)));
     },
+  });
+  typed.route({
+    ...routeOptions(ROUTES.listDirectoryChanges),
+    handler: async (request, reply) => sendChanges(servedView(served), answers, request.query.since, reply),
   });
   typed.route({
     ...routeOptions(ROUTES.listServiceOfferings),
