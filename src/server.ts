@@ -41,8 +41,8 @@ async function main(config: Config, tracingOn: boolean): Promise<void> {
   // /readyz and every answer but /healthz are 503 until the first build lands.
   const opening = LiveSnapshot.openOrAwait(config.distDir, { listingsInMemoryBytes: config.listingsInMemoryBytes });
   opening.catch(() => {});
-  const [{ buildApp }, { AnswerCacheStats }, tracing] = await Promise.all([
-    import("./app.ts"),
+  const [{ buildApplication }, { AnswerCacheStats }, tracing] = await Promise.all([
+    import("./application.ts"),
     import("./core/answer-cache.ts"),
     // OpenTelemetry is loaded only when spans are exported (src/tracing/settings.ts), and before fastify starts.
     tracingOn ? import("./tracing/start.ts").then(({ startTracing }) => startTracing()) : undefined,
@@ -53,7 +53,7 @@ async function main(config: Config, tracingOn: boolean): Promise<void> {
   const answerStats = new AnswerCacheStats();
   // Loaded only when metrics are on: without METRICS_PORT nothing is counted, and prom-client is never loaded.
   const metrics = config.metricsPort === null ? undefined : new (await import("./metrics.ts")).Metrics(served, answerStats);
-  const app = await buildApp({
+  const app = await buildApplication({
     served,
     config,
     answerStats,

@@ -31,7 +31,7 @@ export const REQUEST_VALIDATION = {
 /**
  * An Ajv instance with the formats our schemas use (uuid, uri, email). Used by the build's
  * content validation, the snapshot loader and the MCP tools; fastify builds its own, with
- * REQUEST_VALIDATION (see src/http/app.ts).
+ * REQUEST_VALIDATION (see src/http/rest-and-pages.ts).
  */
 export function createAjv(options: Options = {}): Ajv {
   const ajv = new Ajv({ ...AJV_OPTIONS, ...options });

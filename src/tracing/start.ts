@@ -43,7 +43,7 @@ export function startTracing(): Tracing {
   const provider = new NodeTracerProvider({ resource, spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())] });
   provider.register();
 
-  // Attaches itself to the fastify instance src/http/app.ts creates (fastify's initialization
+  // Attaches itself to the fastify instance src/http/rest-and-pages.ts creates (fastify's initialization
   // diagnostics channel), before any route exists. One span per request: no span per hook or handler.
   new FastifyOtelInstrumentation({
     registerOnInitialization: true,

@@ -1,6 +1,6 @@
 import { after, before } from "node:test";
 import type { FastifyInstance } from "fastify";
-import { buildApp } from "../../src/app.ts";
+import { buildApplication } from "../../src/application.ts";
 import { type Config, readConfig } from "../../src/config.ts";
 import { AnswerCacheStats } from "../../src/core/answer-cache.ts";
 import { loadSnapshot } from "../../src/snapshot/load.ts";
@@ -31,7 +31,7 @@ export async function startServer(distDir: string, env: Record<string, string> =
   const snapshot = await loadSnapshot(distDir, { listingsInMemoryBytes: config.listingsInMemoryBytes });
   const view = new SnapshotView(snapshot);
   const answerStats = new AnswerCacheStats();
-  const app = await buildApp({ served: { current: () => view }, config, answerStats });
+  const app = await buildApplication({ served: { current: () => view }, config, answerStats });
   await app.listen({ port: 0, host: "127.0.0.1" });
   const address = app.server.address();
   if (address === null || typeof address === "string") throw new Error("server has no TCP address");

@@ -6,7 +6,7 @@ import { after, before, describe, test } from "node:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { FastifyInstance } from "fastify";
-import { buildApp } from "../../src/app.ts";
+import { buildApplication } from "../../src/application.ts";
 import { readConfig } from "../../src/config.ts";
 import { SNAPSHOT_FILES } from "../../src/snapshot/files.ts";
 import { LiveSnapshot } from "../../src/snapshot/reload.ts";
@@ -219,7 +219,11 @@ describe("a replica reading its listings from disk, when a rebuild replaces its 
     await buildSnapshot(`${FIXTURES}basic`, dist);
     const config = readConfig({ BASE_URL: TEST_BASE_URL, CACHE_SECONDS: "0", RATE_LIMIT_MAX: "0", ...ON_DISK, DIST_DIR: dist });
     live = await LiveSnapshot.open(dist, { listingsInMemoryBytes: config.listingsInMemoryBytes });
-    app = await buildApp({ served: live, config, logger: { level: "debug", stream: { write: (line: string) => logs.write(line) } } });
+    app = await buildApplication({
+      served: live,
+      config,
+      logger: { level: "debug", stream: { write: (line: string) => logs.write(line) } },
+    });
     await app.listen({ port: 0, host: "127.0.0.1" });
     const address = app.server.address();
     assert.ok(address !== null && typeof address !== "string");

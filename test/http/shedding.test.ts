@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { test } from "node:test";
-import { buildApp } from "../../src/app.ts";
+import { buildApplication } from "../../src/application.ts";
 import { readConfig } from "../../src/config.ts";
 import { MAX_EVENT_LOOP_DELAY_MS } from "../../src/http/hooks/limits.ts";
 import { loadSnapshot } from "../../src/snapshot/load.ts";
@@ -20,7 +20,7 @@ test("a replica whose start-up held the event loop for 1.5 s answers its first r
     const config = readConfig({ BASE_URL: TEST_BASE_URL, RATE_LIMIT_MAX: "0", DIST_DIR: join(work.path, "dist") });
     const snapshot = await loadSnapshot(config.distDir);
     const view = new SnapshotView(snapshot);
-    const app = await buildApp({ served: { current: () => view }, config });
+    const app = await buildApplication({ served: { current: () => view }, config });
     // A start-up that keeps the event loop busy after the load-shedding plugin began measuring.
     const until = performance.now() + SLOW_START_MS;
     while (performance.now() < until) {}

@@ -14,7 +14,7 @@ import {
   type ServerCapabilities,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { FastifyInstance } from "fastify";
-import { buildApp } from "../../src/app.ts";
+import { buildApplication } from "../../src/application.ts";
 import { readConfig } from "../../src/config.ts";
 import { loadSnapshot } from "../../src/snapshot/load.ts";
 import { SnapshotView } from "../../src/snapshot/view.ts";
@@ -61,7 +61,7 @@ export async function startMcpServer(
   });
   const snapshot = await loadSnapshot(distDir, { listingsInMemoryBytes: config.listingsInMemoryBytes });
   const view = new SnapshotView(snapshot);
-  const app = await buildApp({ served: { current: () => view }, config });
+  const app = await buildApplication({ served: { current: () => view }, config });
   await app.listen({ port, host: "127.0.0.1" });
   return {
     url: `http://127.0.0.1:${port}`,

@@ -16,7 +16,7 @@ function checkout(times: { source: number; tsconfig: number; mark?: number; serv
     utimesSync(join(root, path), seconds, seconds);
   };
   at("src/server.ts", 1_000);
-  at("src/http/app.ts", times.source);
+  at("src/http/rest-and-pages.ts", times.source);
   at("tsconfig.json", times.tsconfig);
   at("tsconfig.build.json", 1_000);
   if (times.serverJs !== false) at("server/server.js", 1_000);

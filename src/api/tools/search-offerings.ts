@@ -7,7 +7,7 @@ import { type ArgumentsOf, TOOL_NAMES, type ToolDefinition } from "./tool.ts";
 
 const route = ROUTES.listServiceOfferings;
 
-/** The spec names this tool's input `query`; it is the REST route's `q`. */
+/** This tool's input is named `query` (interface §6); it is the REST route's `q`. */
 export const searchOfferings: ToolDefinition<ArgumentsOf<typeof OfferingsSearchArgumentsSchema>, OfferingList> = {
   name: TOOL_NAMES.searchOfferings,
   title: "List or search the offerings",

@@ -27,7 +27,7 @@ export interface ToolDefinition<Input = unknown, Output extends Record<string, u
   readonly title: string;
   /** What an agent needs to call it well: what it returns, how to page, what not to trust. */
   readonly description: string;
-  /** The mirrored route's parameter schema (under the spec's argument names): the same constraints on both interfaces. */
+  /** The mirrored route's parameter schema (under the tool's own argument names): the same constraints on both interfaces. */
   readonly inputSchema: ObjectSchema;
   /** The mirrored route's 200 body schema; the Error body is added as the alternative. */
   readonly outputSchema: ObjectSchema;

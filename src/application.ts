@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyServerOptions } from "fastify";
 import type { Config } from "./config.ts";
 import { cacheControlSuccess } from "./contract.ts";
 import { AnswerCacheStats, answerCachePart } from "./core/answer-cache.ts";
-import { buildHttpApp } from "./http/app.ts";
+import { buildRestAndPages } from "./http/rest-and-pages.ts";
 import { fixedDocumentRoute } from "./http/routes/read-only.ts";
 import { type McpOptions, registerMcp } from "./mcp/plugin.ts";
 import { serverInfo } from "./mcp/server.ts";
@@ -10,7 +10,7 @@ import { serverCardDocuments } from "./mcp/server-card.ts";
 import type { Metrics } from "./metrics.ts";
 import type { ServedView } from "./snapshot/view.ts";
 
-export interface AppOptions {
+export interface ApplicationOptions {
   /** The snapshot's view to answer from: the live one (src/snapshot/reload.ts), or a test's. */
   served: ServedView;
   config: Config;
@@ -28,13 +28,20 @@ export interface AppOptions {
  * (src/mcp) beside them, on one fastify instance, sharing one answer cache per view
  * (CACHE_SECONDS, CACHE_MAX_MB). It never listens (see src/server.ts).
  */
-export async function buildApp({ served, config, logger, answerStats, metrics, wrapMcpDispatch }: AppOptions): Promise<FastifyInstance> {
+export async function buildApplication({
+  served,
+  config,
+  logger,
+  answerStats,
+  metrics,
+  wrapMcpDispatch,
+}: ApplicationOptions): Promise<FastifyInstance> {
   const answers = answerCachePart({
     seconds: config.cacheSeconds,
     maxBytes: config.cacheMaxBytes,
     stats: answerStats ?? new AnswerCacheStats(),
   });
-  const app = await buildHttpApp({
+  const app = await buildRestAndPages({
     served,
     answers,
     logger,

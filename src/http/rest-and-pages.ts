@@ -17,7 +17,7 @@ import { registerHealth } from "./routes/health.ts";
 import { pagesPlugin } from "./routes/pages.ts";
 import { restRoutes } from "./routes/rest.ts";
 
-export interface HttpAppOptions {
+export interface RestAndPagesOptions {
   /** The snapshot's view to answer from. */
   served: ServedView;
   /** The view's answer cache (src/core/answer-cache.ts), shared with MCP. */
@@ -39,10 +39,10 @@ export interface HttpAppOptions {
 const MAX_PARAM_LENGTH = 1000;
 
 /**
- * The fastify application with the REST routes and the pages; src/app.ts adds MCP. It never
+ * The fastify application with the REST routes and the pages; src/application.ts adds MCP. It never
  * listens (see src/server.ts).
  */
-export async function buildHttpApp({
+export async function buildRestAndPages({
   served,
   answers,
   logger = false,
@@ -51,7 +51,7 @@ export async function buildHttpApp({
   cacheControl = CACHE_CONTROL_SUCCESS,
   observe,
   onRefused,
-}: HttpAppOptions): Promise<FastifyInstance> {
+}: RestAndPagesOptions): Promise<FastifyInstance> {
   const notFound = notFoundPage(served);
   const app = Fastify({
     logger,
