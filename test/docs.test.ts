@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { describe, test } from "node:test";
 import { TOOL_LIST } from "../src/mcp/tools.ts";
+import { keepingCurrentExample } from "../src/render/api-docs.ts";
 import { serveContent } from "./helpers/server.ts";
 
 /** What /docs/api and llms.txt say of the MCP versions, written out here so that a change of the served versions shows. */
@@ -115,6 +116,7 @@ describe("documentation generated from the route table and the tools' definition
       ["`GET /api/directory`", "Search businesses"],
       ["`GET /api/facets`", "Count what a search matches"],
       ["`GET /api/directory/{identifier}`", "Read a business"],
+      ["`GET /api/changes`", "What changed since a release"],
       ["`GET /api/offerings`", "List or search offerings"],
       ["`GET /api/offerings/{slug}`", "Read one offering"],
     ]);
@@ -144,5 +146,21 @@ describe("documentation generated from the route table and the tools' definition
   test("the README's MCP table documents exactly each tool's arguments", async () => {
     const readme = await readFile(new URL("../README.md", import.meta.url), "utf8");
     assertDocumentsEveryTool(toolRows(readme, "tool"), "README.md", { marksRequired: false });
+  });
+
+  test("the README and /docs/api show the same program that keeps a copy current with the change feed", async () => {
+    const readme = await readFile(new URL("../README.md", import.meta.url), "utf8");
+    assert.ok(readme.includes(`\`\`\`js\n${keepingCurrentExample("http://localhost:3000")}\n\`\`\`\n`));
+    const markdown = await text("/docs/api/index.md");
+    assert.ok(markdown.includes(`### Keeping a copy current`));
+    assert.ok(markdown.includes(`\`\`\`js\n${keepingCurrentExample(TEST_BASE_URL)}\n\`\`\`\n`));
+  });
+
+  test("llms.txt says how to keep a copy of the directory current", async () => {
+    assert.ok(
+      (await text("/llms.txt")).includes(
+        `; to keep a copy current, \`${TEST_BASE_URL}/api/changes?since=<version>\` answers what changed since a release of \`${TEST_BASE_URL}/data/releases.json\`.\n`,
+      ),
+    );
   });
 });

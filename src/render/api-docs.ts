@@ -6,8 +6,11 @@ import type { ToolDefinition } from "../api/tools/tool.ts";
 import {
   API_CATALOG_PATH,
   API_DOCS_PATH,
+  BULK_NDJSON_PATH,
   CACHE_CONTROL_DESCRIPTION,
+  CHANGES_API_PATH,
   CLIENT_CACHE_SECONDS,
+  changesFilePath,
   DIRECTORY_API_PATH,
   DIRECTORY_DEFAULT_LIMIT,
   DIRECTORY_MAX_LIMIT,
@@ -23,6 +26,8 @@ import {
   MCP_SERVER_CARD_PATH,
   markdownPath,
   OPENAPI_PATH,
+  RELEASES_KEPT,
+  RELEASES_PATH,
 } from "../contract.ts";
 import type { SiteInfo } from "../schemas/content.ts";
 import { ERROR_CODES } from "../schemas/error.ts";
@@ -80,6 +85,35 @@ function appSentence(): string {
   return `${codeList(tools)} also name an MCP App (MCP Apps, extension \`${MCP_APP.extension}\`, declared in the server's capabilities): \`${MCP_APP.uri}\`, one self-contained HTML document (\`${MCP_APP.mimeType}\`, read with \`resources/read\`, loading nothing from any other origin). A host that supports MCP Apps shows their results with it, as cards with paging, a refined search and a "Request a quote" button that asks the host to open the listing's \`quoteUrl\`; every other client gets the same text and \`structuredContent\`.`;
 }
 
+/**
+ * A program that keeps a copy of the directory current (interface §8): the bulk file once, then
+ * the change feed since the copy's release. The README shows it too, and a test runs it.
+ */
+export function keepingCurrentExample(base: string): string {
+  return `// keep-current.mjs: node keep-current.mjs keeps directory.json current (Node.js 18 or later)
+import { readFile, writeFile } from "node:fs/promises";
+const base = "${base}";
+const get = async (path) => {
+  const answer = await fetch(base + path);
+  if (!answer.ok) throw new Error(\`GET \${path}: \${answer.status} (410: delete directory.json and run again)\`);
+  return answer.text();
+};
+const lines = (text) => text.split("\\n").filter(Boolean).map((line) => JSON.parse(line));
+const copy = await readFile("directory.json", "utf8").then(JSON.parse, async () => {
+  const { current } = JSON.parse(await get("${RELEASES_PATH}")); // first the release, then its records
+  const records = lines(await get("${BULK_NDJSON_PATH}"));
+  return { release: current, records: Object.fromEntries(records.map((business) => [business.id, business])) };
+});
+const [header, ...changes] = lines(await get(\`${CHANGES_API_PATH}?since=\${copy.release}\`));
+for (const change of changes) {
+  if (change.op === "upsert") copy.records[change.business.id] = change.business;
+  else delete copy.records[change.id];
+}
+copy.release = header.to;
+await writeFile("directory.json", JSON.stringify(copy));
+console.log(\`at release \${header.to}: \${header.upserts} upserts, \${header.removals} removals\`);`;
+}
+
 /** The documentation body (our own Markdown), without its title. */
 function body(site: SiteInfo): string {
   const base = site.baseUrl;
@@ -117,6 +151,14 @@ Example: \`curl '${base}${DIRECTORY_API_PATH}?q=plumb&country=GB&limit=5'\`
 \`GET ${FACETS_API_PATH}\` takes the search's \`q\`, \`location\` and \`country\` (same rules; no \`limit\` or \`offset\`) and answers \`{ total, service, category, country, city }\`: \`total\` is how many listings the search matches in all (not limited to the first ${DIRECTORY_MAX_OFFSET}), and each list holds \`{ value, count }\` by count descending, then value, at most ${FACET_MAX_VALUES} (the top ones by count). The matching is the search's own: \`total\` is the number of listings the search pages through (past the browsing limit too), and each count the number of those with that value. Use it before paging to see what exists, then narrow the search: a country as \`country\`, a city as \`location\`, a service's words as \`q\` (which also finds names with those words).
 
 Example: \`curl '${base}${FACETS_API_PATH}?location=leeds'\` (which trades are listed in Leeds)
+
+### Keeping a copy current
+
+Download the directory once, then ask only for what changed: never download it again to stay current. Every build that changes the directory is a release, named by its snapshot version. \`${base}${RELEASES_PATH}\` lists the last ${RELEASES_KEPT} releases, newest first (\`current\` is the newest), and \`${changesFilePath("<version>")}\` holds each release's change from the one before. \`GET ${CHANGES_API_PATH}?since=<version>\` answers the net change from that release to the current one as NDJSON: a first line \`{ from, to, upserts, removals }\`, then at most one line per listing, in \`id\` order: \`{"op":"upsert","business":{...}}\` (added or changed: replace the record with that \`id\`, or add it) or \`{"op":"remove","id":"..."}\`. Applied to the records of release \`since\`, it gives exactly \`${BULK_NDJSON_PATH}\`. A \`since\` the history no longer holds gets 410 \`release_unknown\`: download the directory again. The answer is cached and tagged like the others; polling every few minutes is plenty.
+
+\`\`\`js
+${keepingCurrentExample(base)}
+\`\`\`
 
 ### Errors
 

@@ -4,6 +4,7 @@ import {
   API_DOCS_PATH,
   BULK_JSON_PATH,
   BULK_NDJSON_PATH,
+  CHANGES_API_PATH,
   CONTACT_PATH,
   DIRECTORY_API_PATH,
   DIRECTORY_PATH,
@@ -16,6 +17,7 @@ import {
   MCP_SERVER_CARD_PATH,
   markdownPath,
   OPENAPI_PATH,
+  RELEASES_PATH,
 } from "../contract.ts";
 import type { SiteInfo } from "../schemas/content.ts";
 import type { Offering } from "../schemas/offering.ts";
@@ -58,7 +60,7 @@ export function llmsTxt({ site, offerings, summary }: LlmsInput & { readonly sum
     "",
     "## Directory",
     "",
-    `- [Business directory](${base}${markdownPath(DIRECTORY_PATH)}): how to search, and the lists of every approved listing by country and by service as pages. The whole directory as data: \`${base}${BULK_JSON_PATH}\` (a JSON array, one listing per line) and \`${base}${BULK_NDJSON_PATH}\` (one JSON object per line).`,
+    `- [Business directory](${base}${markdownPath(DIRECTORY_PATH)}): how to search, and the lists of every approved listing by country and by service as pages. The whole directory as data: \`${base}${BULK_JSON_PATH}\` (a JSON array, one listing per line) and \`${base}${BULK_NDJSON_PATH}\` (one JSON object per line); to keep a copy current, \`${base}${CHANGES_API_PATH}?since=<version>\` answers what changed since a release of \`${base}${RELEASES_PATH}\`.`,
     "",
   ];
   const closing = [

@@ -76,7 +76,8 @@ function largestList(element: HTMLElement): number {
 
 /** The HTML's content as the check reads it: its text with line breaks at blocks, and its largest list. */
 function htmlContent(html: string): { text: string; listItems: number } {
-  const root = parse(html);
+  // A <pre>'s code is text to the check, as to a browser: node-html-parser keeps it raw by default.
+  const root = parse(html, { blockTextElements: { script: true, noscript: true, style: true } });
   const content = root.querySelector("main") ?? root.querySelector("body") ?? root;
   for (const element of content.querySelectorAll("*")) if (stripped(element)) element.remove();
   for (const element of content.querySelectorAll("*")) {
