@@ -111,3 +111,19 @@ export function queryString(query: DirectoryQuery): string {
   const text = params.toString();
   return text === "" ? "" : `?${text}`;
 }
+
+/** `count` distinct searches (by their query strings) from the seeded mix about `listings`. */
+export function distinctQueries(count: number, listings: readonly ListingFacts[]): DirectoryQuery[] {
+  const seen = new Set<string>();
+  const distinct: DirectoryQuery[] = [];
+  for (let seed = 100; distinct.length < count; seed += 1) {
+    for (const query of directoryQueries(count, seed, listings)) {
+      const text = queryString(query);
+      if (seen.has(text)) continue;
+      seen.add(text);
+      distinct.push(query);
+      if (distinct.length === count) break;
+    }
+  }
+  return distinct;
+}

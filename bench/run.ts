@@ -32,8 +32,9 @@ import { walkDist } from "./llms-crawl.ts";
 import type { Pacing } from "./load.ts";
 import { buildSnapshot, compile, ROOT, removeSnapshots, stageAgainst } from "./processes.ts";
 import { publish, RESULTS_DIR } from "./publish.ts";
+import { makeRelease } from "./release.ts";
 import { report, type SizeResult } from "./report.ts";
-import { measureScenarios, selectScenarios } from "./scenarios.ts";
+import { FEED_CHANGES, measureScenarios, selectScenarios } from "./scenarios.ts";
 
 const { values } = parseArgs({
   options: {
@@ -97,8 +98,16 @@ for (const listings of sizes) {
   console.log(
     `  llms.txt walk: ${llms.files} index files (longest ${llms.longestCharacters} characters), ${llms.reached} of ${llms.profiles} profiles reached, ${llms.seconds.toFixed(1)} s`,
   );
-  const measured = await measureScenarios(snapshot, { pacing, work: WORK, scenarios, ...(against === undefined ? {} : { against }) });
+  const release = scenarios.some(({ key }) => key === "changes") ? await makeRelease(snapshot, FEED_CHANGES) : undefined;
+  const measured = await measureScenarios(snapshot, {
+    pacing,
+    work: WORK,
+    scenarios,
+    ...(against === undefined ? {} : { against }),
+    ...(release === undefined ? {} : { since: release.since }),
+  });
   const edits = values["no-edits"] ? undefined : await measureEdits(snapshot);
+  await release?.restore();
   const { approved, buildSeconds, buildPeakMiB, checkSeconds, distMiB } = snapshot;
   results.push({
     listings,

@@ -23,7 +23,7 @@ import {
   stop,
   timed,
 } from "./processes.ts";
-import { type DirectoryQuery, directoryQueries, type ListingFacts, queryString } from "./queries.ts";
+import { type DirectoryQuery, directoryQueries, distinctQueries, type ListingFacts, queryString } from "./queries.ts";
 import { printRow, type Row, type Serving } from "./report.ts";
 
 /** What the scenarios' requests are made from: a sample of the snapshot's listings and searches about them. */
@@ -33,27 +33,16 @@ interface Sample {
   /** DEPLOYED_SEARCHES distinct searches, the most asked first: what the as-deployed scenarios draw from. */
   readonly distinct: readonly DirectoryQuery[];
   readonly slugs: readonly string[];
+  /** The release before the one of FEED_CHANGES changes (bench/release.ts). */
+  readonly since: string;
 }
+
+/** How many listings the change feed's release changes. */
+export const FEED_CHANGES = 1_000;
 
 /** How many distinct searches the as-deployed scenarios draw from, and the Zipf law they are drawn by (s = 1). */
 const DEPLOYED_SEARCHES = 20_000;
 const DEPLOYED_STREAM = { seed: 1234, exponent: 1 } as const;
-
-/** `count` distinct searches (by their query strings) from the seeded mix about `listings`. */
-function distinctQueries(count: number, listings: readonly ListingFacts[]): DirectoryQuery[] {
-  const seen = new Set<string>();
-  const distinct: DirectoryQuery[] = [];
-  for (let seed = 100; distinct.length < count; seed += 1) {
-    for (const query of directoryQueries(count, seed, listings)) {
-      const text = queryString(query);
-      if (seen.has(text)) continue;
-      seen.add(text);
-      distinct.push(query);
-      if (distinct.length === count) break;
-    }
-  }
-  return distinct;
-}
 
 /** One scenario: the server it needs and the requests it sends, cycled by every connection. */
 interface Scenario {
@@ -217,6 +206,12 @@ export const SCENARIOS: readonly Scenario[] = [
   },
   { key: "search-cache", name: "directory search mix, cache on (60 s)", server: CACHE_ON, requests: searches },
   { key: "search-workers", name: "directory search mix, cache off, WORKERS=2", server: TWO_WORKERS, requests: searches },
+  {
+    key: "changes",
+    name: `change feed since a release of ${FEED_CHANGES.toLocaleString("en")} changes, cache off`,
+    server: PRODUCTION,
+    requests: ({ headers, since }) => ({ headers, requests: [{ method: "GET", path: `/api/changes?since=${since}` }] }),
+  },
   asDeployed("json", "JSON search", searches),
   asDeployed("html", "HTML directory page", html),
   asDeployed("markdown", "Markdown directory page", markdownPage),
@@ -277,6 +272,7 @@ interface Measuring {
   readonly scenarios: readonly Scenario[];
   /** The entry of the server compared with this checkout's (--against). */
   readonly against?: string;
+  readonly since?: string;
 }
 
 /**
@@ -324,6 +320,7 @@ export async function measureScenarios(snapshot: Snapshot, measuring: Measuring)
       ? distinctQueries(DEPLOYED_SEARCHES, listings)
       : [],
     slugs: listings.map((listing) => listing.slug),
+    since: measuring.since ?? "",
   };
   const entries = [SERVER_ENTRY, ...(measuring.against === undefined ? [] : [measuring.against])];
   const serving = entries.map(() => NOT_MEASURED);
