@@ -43,8 +43,8 @@ async function firstListing(snapshot: Snapshot): Promise<{ slug: string; file: s
   throw new Error(`${snapshot.dist} has no listing`);
 }
 
-/** Saves `text` as `file`: written beside it, then renamed over it. */
-async function save(file: string, text: string): Promise<void> {
+/** Saves `text` as `file`: written beside it, then renamed over it, as editors' tools save. */
+export async function save(file: string, text: string): Promise<void> {
   const temporary = `${file}.bench-${process.pid}`;
   await writeFile(temporary, text);
   await rename(temporary, file);

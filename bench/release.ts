@@ -4,9 +4,10 @@
  * release before>` answers `count` lines. `restore` puts the content files back as they were
  * generated (the snapshot is removed with the others when the run ends).
  */
-import { readFile, rename, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { listingFilesOf } from "../test/helpers/snapshot-files.ts";
+import { save } from "./edits.ts";
 import { type Snapshot, timed } from "./processes.ts";
 
 /** The release made: the version before it, and how to put the content back. */
@@ -17,13 +18,6 @@ export interface BenchRelease {
 
 const currentOf = async (dist: string) =>
   (JSON.parse(await readFile(join(dist, "data", "releases.json"), "utf8")) as { current: string }).current;
-
-/** Saves `text` as `file`: written beside it, then renamed over it, as editors' tools save. */
-async function save(file: string, text: string): Promise<void> {
-  const temporary = `${file}.bench-${process.pid}`;
-  await writeFile(temporary, text);
-  await rename(temporary, file);
-}
 
 export async function makeRelease(snapshot: Snapshot, count: number): Promise<BenchRelease> {
   const since = await currentOf(snapshot.dist);
