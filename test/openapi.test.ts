@@ -46,7 +46,15 @@ test("every component schema compiles under strict JSON Schema 2020-12", () => {
   const ajv = new Ajv2020({ strict: true });
   addFormats(ajv, ["uuid", "uri", "email"]);
   const schemas = (served.components as { schemas: Record<string, object> }).schemas;
-  assert.deepEqual(Object.keys(schemas), ["DirectoryPage", "DirectoryFacets", "PublicBusiness", "ChangeLine", "OfferingList", "Offering", "Error"]);
+  assert.deepEqual(Object.keys(schemas), [
+    "DirectoryPage",
+    "DirectoryFacets",
+    "PublicBusiness",
+    "ChangeLine",
+    "OfferingList",
+    "Offering",
+    "Error",
+  ]);
   for (const [name, schema] of Object.entries(schemas)) {
     assert.doesNotThrow(() => ajv.compile(schema), name);
   }
