@@ -94,8 +94,11 @@ export function writeHistory(
   } else {
     const previous = (history.releases[0] as Release).version;
     made = { version, previous, builtAt, listings: listings.count, upserts: upserted.length, removals: removed.length };
-    // A version seen before (an edit undone) has the same listings as then: only its newest place is kept.
-    releases = [made, ...history.releases.filter((release) => release.version !== version)].slice(0, RELEASES_KEPT);
+    // A version seen before (an edit undone) has the same listings as then. Its changes file is now
+    // this release's, so the releases before its earlier place lose the link to it: the history
+    // is cut there, and a client at one of them is told to download the directory again (410).
+    const again = history.releases.findIndex((release) => release.version === version);
+    releases = [made, ...(again < 0 ? history.releases : history.releases.slice(0, again))].slice(0, RELEASES_KEPT);
     changes = new Map([...history.changes, [version, changesBytes(listings, upserted, removed)]]);
   }
 

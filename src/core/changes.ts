@@ -68,20 +68,28 @@ export function changesFileOf(view: SnapshotView, version: string): Promise<Buff
   return readChanges(view.snapshot.releases, version).catch(unavailableIfDamaged);
 }
 
-/** When each listing last changed (its release's builtAt), by rank; read from listing-releases.json on first use. */
-const LASTMODS: Part<Promise<readonly string[]>> = {
-  name: "listings' release dates",
-  make: async (view) => {
-    const { releases, directory } = view.snapshot;
-    const { times, listings } = await readListingReleases(releases);
-    if (listings.length !== (directory?.index.count ?? listings.length)) {
-      throw new ReleasesError("listing-releases.json does not hold the directory's listings");
-    }
-    return listings.map(([, , time]) => times[time] as string);
-  },
-};
+/** When each listing last changed (its release's builtAt), by rank: read from listing-releases.json on first use. */
+async function readLastmods(view: SnapshotView): Promise<readonly string[]> {
+  const { releases, directory } = view.snapshot;
+  const { times, listings } = await readListingReleases(releases);
+  if (listings.length !== (directory?.index.count ?? listings.length)) {
+    throw new ReleasesError("listing-releases.json does not hold the directory's listings");
+  }
+  return listings.map(([, , time]) => times[time] as string);
+}
+
+/** The lastmods being read or read; none while a read has failed, so that a later request reads again. */
+const LASTMODS: Part<{ read: Promise<readonly string[]> | null }> = { name: "listings' release dates", make: () => ({ read: null }) };
 
 /** Each listing's lastmod by rank, for the sitemaps. */
 export function listingLastmods(view: SnapshotView): Promise<readonly string[]> {
-  return view.get(LASTMODS).catch(unavailableIfDamaged);
+  const kept = view.get(LASTMODS);
+  if (kept.read === null) {
+    const read = readLastmods(view);
+    read.catch(() => {
+      if (kept.read === read) kept.read = null;
+    });
+    kept.read = read;
+  }
+  return kept.read.catch(unavailableIfDamaged);
 }

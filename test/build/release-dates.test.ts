@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { generateContent } from "../../bench/generate.ts";
 import { RELEASES_KEPT } from "../../src/contract.ts";
-import { approvedFiles, buildAt, recordsOf, releasesOf } from "../helpers/releases.ts";
+import { applyChanges, approvedFiles, buildAt, recordsOf, releasesOf, sorted } from "../helpers/releases.ts";
 import { startServer } from "../helpers/server.ts";
 import { tempDir } from "../helpers/snapshot.ts";
 import { edit } from "../helpers/snapshot-files.ts";
@@ -92,6 +92,53 @@ describe("release times and the history's length", () => {
     const [line] = (await readFile(join(dist, "data", "changes", `${a}.ndjson`), "utf8")).trimEnd().split("\n");
     assert.ok(line?.startsWith('{"op":"upsert","business":{'));
     assert.ok(!line?.includes("For a moment"));
+  });
+
+  test("a version that comes back after two releases cuts the history there, and its changes file gets another tag", async () => {
+    const dist = join(work.path, "back");
+    const [x, y] = [approved[4], approved[5]] as [string, string];
+    const yText = await readFile(y, "utf8");
+    await buildAt(content, dist, at(0));
+    const { current: a } = await releasesOf(dist);
+    await edit(x, /\n---\n(.)/, "\n---\nFor good: $1");
+    await buildAt(content, dist, at(1));
+    const { current: b } = await releasesOf(dist);
+    const recordsB = await recordsOf(dist);
+    const tagOf = async (path: string) => {
+      const server = await startServer(dist);
+      try {
+        return (await fetch(`${server.url}${path}`)).headers.get("etag");
+      } finally {
+        await server.close();
+      }
+    };
+    const firstTag = await tagOf(`/data/changes/${b}.ndjson`);
+    await edit(y, /\n---\n(.)/, "\n---\nFor a moment: $1");
+    await buildAt(content, dist, at(2));
+    const { current: c } = await releasesOf(dist);
+    const recordsC = await recordsOf(dist);
+    await writeFile(y, yText);
+    await buildAt(content, dist, at(3));
+    const { current, releases } = await releasesOf(dist);
+    assert.equal(current, b);
+    assert.deepEqual(
+      releases.map((release) => [release.version, release.previous]),
+      [
+        [b, c],
+        [c, b],
+      ],
+    );
+    const changes = await readFile(join(dist, "data", "changes", `${b}.ndjson`), "utf8");
+    assert.deepEqual(sorted(applyChanges(recordsC, changes)), sorted(recordsB));
+    assert.notEqual(await tagOf(`/data/changes/${b}.ndjson`), firstTag);
+    const server = await startServer(dist);
+    try {
+      assert.equal((await fetch(`${server.url}/api/changes?since=${a}`)).status, 410);
+      const feed = await (await fetch(`${server.url}/api/changes?since=${c}`)).text();
+      assert.deepEqual(sorted(applyChanges(recordsC, feed.slice(feed.indexOf("\n") + 1))), sorted(recordsB));
+    } finally {
+      await server.close();
+    }
   });
 
   test(`the history keeps the last ${RELEASES_KEPT} releases; the oldest are dropped with their changes files`, async () => {

@@ -27,10 +27,18 @@ function ndjsonKept(body: Buffer, tag: string): Kept {
   };
 }
 
+/**
+ * What a history answer is tagged by besides the snapshot's version: `key` and the history itself
+ * (releases.json's digest), since two builds of the same listings can hold different histories.
+ */
+function historyKey(view: SnapshotView, key: string): string {
+  return `${key} ${view.snapshot.manifest.files.releases.sha256}`;
+}
+
 /** Sends the net change since release `since` (checked by the route's schema), kept under it. */
 export async function sendChanges(view: SnapshotView, answers: Part<AnswerCache | null>, since: string, reply: FastifyReply) {
   const answer = await keptLater(view.get(answers), `changes ${since}`, async () =>
-    ndjsonKept(await changesSince(view, since), keyedTag(view, "c", since)),
+    ndjsonKept(await changesSince(view, since), keyedTag(view, "c", historyKey(view, since))),
   );
   return sendKept(reply, answer);
 }
@@ -55,7 +63,7 @@ export function registerReleaseFiles(app: FastifyInstance, served: ServedView, a
       const { version } = request.params as { version: string };
       if (!isVersion(version) || !Object.hasOwn(view.snapshot.releases.changes, version)) return sendNotFound(view, request, reply);
       const answer = await keptLater(view.get(answers), `changes file ${version}`, async () =>
-        ndjsonKept(await changesFileOf(view, version), keyedTag(view, "f", version)),
+        ndjsonKept(await changesFileOf(view, version), keyedTag(view, "f", historyKey(view, version))),
       );
       return sendKept(reply, answer);
     },
