@@ -18,7 +18,8 @@ COPY content ./content
 # The public address is baked into the snapshot's pages and links; serve with the same BASE_URL.
 ARG BASE_URL=http://localhost:3000
 # server/.tsbuildinfo and server/.compiled are only tsc's incremental state and the compile's mark: the runtime stage needs neither.
-RUN npm run compile && rm -f server/.tsbuildinfo server/.compiled && npm run build
+# STATIC_PAGES=false: the server renders every profile, so the image holds no profile page files.
+RUN npm run compile && rm -f server/.tsbuildinfo server/.compiled && STATIC_PAGES=false npm run build
 
 FROM ${NODE_IMAGE} AS runtime
 WORKDIR /app

@@ -90,6 +90,7 @@ export async function build(
   const config = readConfig();
   // Checked before the content is read: a typo must stop the build at once, as CONTENT_DIR's does.
   const previousSnapshot = checkOnly ? undefined : config.previousSnapshot;
+  const staticPages = checkOnly || config.staticPages;
   const cache = inProcess?.previous ?? BuildCache.open(config.distDir, config.baseUrl, { clean });
 
   /** Prints errors and warnings: annotations on stdout for GitHub, lines on stderr otherwise. */
@@ -138,6 +139,7 @@ export async function build(
     stage,
     previousPages,
     previousSnapshot,
+    staticPages,
     mcpApp: () => cache.made(MCP_APP_FILE, mcpAppHtml),
     ...(inProcess === undefined ? {} : { memo: inProcess.memo }),
   });

@@ -53,6 +53,8 @@ export interface WriteOptions {
   readonly memo?: ListingMemo;
   /** The folder of a snapshot to continue the release history from when `distDir` holds none (PREVIOUS_SNAPSHOT). */
   readonly previousSnapshot?: string | undefined;
+  /** Whether each listing's profile is written as page files, for a static host (STATIC_PAGES; default true). */
+  readonly staticPages?: boolean;
 }
 
 /** What a build did to the release history, and why it started a new one if it did (see PreviousHistory). */
@@ -108,7 +110,7 @@ interface Written {
 async function writeFiles(
   root: string,
   model: Model,
-  { builtAt, stage = () => {}, previousPages, mcpApp, memo }: WriteOptions,
+  { builtAt, stage = () => {}, previousPages, mcpApp, memo, staticPages = true }: WriteOptions,
   fresh: string,
   previousDist: string,
   previous: PreviousHistory,
@@ -164,7 +166,7 @@ async function writeFiles(
 
   const paging = listsPaging(model, index);
   const summary = directorySummary(index, paging);
-  const inputs = nextInputs([model.baseUrl, model.site], model.businesses, lineHashes, index, summary);
+  const inputs = nextInputs([model.baseUrl, model.site], model.businesses, lineHashes, index, summary, staticPages);
   const reuse =
     previousPages !== undefined && previousPages !== null && previousPages.pages === inputs.pages
       ? new PageReuse(previousPages, inputs)
@@ -199,6 +201,7 @@ async function writeFiles(
       lastmodAt: (rank) => history.lastmods[rank],
     }),
     reuse,
+    staticPages,
   );
   out.writeAll(map(pages, ([urlPath, content]) => [pageFile(urlPath), content]));
   stage("listing pages, lists and sitemap");

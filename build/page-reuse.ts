@@ -22,13 +22,16 @@ import { type PageInputs, sha256 } from "./cache.ts";
 /** The folder of listing pages: the directory's first page, the profiles, the lists. */
 export const LISTINGS_FOLDER = pageFile(DIRECTORY_PATH);
 
+/** The files of a profile's folder: its Markdown and its HTML (build/pages.ts). */
+const PROFILE_FILES = 2;
+
 /** What this snapshot's pages are made from (PageInputs without the snapshot's identity). */
 export type NextInputs = Omit<PageInputs, "snapshot">;
 
 /**
  * The inputs of every page below LISTINGS_FOLDER, from the SHA-256 of each listing's line, by
  * rank (`lineHashes`: the cache has those of unchanged listings, and hashing 100,000 lines took
- * 1-2 s of an incremental build).
+ * 1-2 s of an incremental build). Without `profiles` (STATIC_PAGES=false) no profile has pages.
  */
 export function nextInputs(
   siteKey: unknown,
@@ -36,9 +39,10 @@ export function nextInputs(
   lineHashes: readonly string[],
   index: DirectoryIndex,
   summary: DirectorySummary,
+  withProfiles: boolean,
 ): NextInputs & { readonly listFiles: ReadonlyMap<string, number> } {
   const profiles: Record<string, string> = {};
-  for (const [rank, business] of businesses.entries()) profiles[business.slug] = lineHashes[rank] as string;
+  if (withProfiles) for (const [rank, business] of businesses.entries()) profiles[business.slug] = lineHashes[rank] as string;
   const listFolders: Record<string, string> = {};
   const listFiles = new Map<string, number>();
   const lists = [
@@ -58,7 +62,7 @@ export function nextInputs(
     listFolders[folder] = sha256(digest.join("\n"));
     listFiles.set(folder, 2 * list.paging.pages.length + list.paging.parts.length);
   }
-  return { pages: sha256(JSON.stringify(siteKey)), profiles, listFolders, listFiles };
+  return { pages: sha256(JSON.stringify([siteKey, withProfiles])), profiles, listFolders, listFiles };
 }
 
 /** A list's folder below LISTINGS_FOLDER, from the path of its first index part (every file of a list is in it). */
@@ -82,7 +86,7 @@ export class PageReuse {
     this.#next = next;
     let kept = 0;
     for (const [slug, hash] of Object.entries(previous.profiles)) {
-      if (next.profiles[slug] === hash) kept += 1;
+      if (next.profiles[slug] === hash) kept += PROFILE_FILES;
       else this.dropped.push(slug);
     }
     for (const [folder, hash] of Object.entries(previous.listFolders)) {

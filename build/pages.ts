@@ -22,7 +22,7 @@ import {
 import { listPageRanks } from "../src/core/lists.ts";
 import { page } from "../src/core/paging.ts";
 import { apiDocsHtml, apiDocsMarkdown } from "../src/render/api-docs.ts";
-import { profileMarkdown } from "../src/render/business.ts";
+import { profileHtml, profileMarkdown } from "../src/render/business.ts";
 import { contactHtml, contactMarkdown } from "../src/render/contact.ts";
 import { directoryHtml, directoryMarkdown } from "../src/render/directory.ts";
 import { type DirectorySummary, listHtml, listMarkdown } from "../src/render/directory-lists.ts";
@@ -103,12 +103,11 @@ function checkIndexSizes(documents: ReadonlyMap<string, string>): void {
 
 /**
  * Every other document, one at a time, for the build to write and forget: each listing's
- * Markdown profile, the lists by country and service (pages in HTML and Markdown, and their
- * llms.txt indexes, each under LLMS_MAX_CHARACTERS), and the sitemap. A static host
- * serves them from dist/; the server renders the same ones from the listings. Profiles are not
- * pre-rendered as HTML: the server renders those on request, and at 100,000 listings the HTML
- * files doubled the build's writing time and dist/'s size. Profiles and lists the previous
- * snapshot's pages are kept for (`reuse`) are left out.
+ * profile in Markdown and HTML (when `profiles`: STATIC_PAGES), the lists by country and service
+ * (pages in HTML and Markdown, and their llms.txt indexes, each under LLMS_MAX_CHARACTERS), and
+ * the sitemap. A static host serves them from dist/; the server renders the same profiles from
+ * the listings, so a snapshot for the server alone leaves them out. Profiles and lists the
+ * previous snapshot's pages are kept for (`reuse`) are left out.
  */
 export function* listingPages(
   model: Model,
@@ -116,12 +115,14 @@ export function* listingPages(
   index: DirectoryIndex,
   sitemap: SitemapPages,
   reuse: PageReuse | null = null,
+  profiles = true,
 ): Generator<[string, string]> {
   const { site, businesses } = model;
-  for (const business of businesses) {
+  for (const business of profiles ? businesses : []) {
     if (reuse?.keepsProfile(business.slug)) continue;
     const path = businessPagePath(business.slug);
     yield [markdownPath(path), profileMarkdown(site, business)];
+    yield [htmlPath(path), profileHtml(site, business)];
   }
   const lists = [
     ...summary.countries.map((list) => ({ list, kind: "country" as const, entry: index.countries.indexOf(list.code) })),

@@ -13,6 +13,11 @@ export interface Config {
    * when distDir holds no snapshot (PREVIOUS_SNAPSHOT); checked to be a folder when first read.
    */
   readonly previousSnapshot: string | undefined;
+  /**
+   * Whether the build writes each listing's profile as page files, HTML and Markdown, for a static
+   * host (STATIC_PAGES, default true); the server renders them either way. Read by the build alone.
+   */
+  readonly staticPages: boolean;
   /** Absolute base of every URL the service prints, without a trailing slash. */
   baseUrl: string;
   port: number;
@@ -192,10 +197,21 @@ function previousSnapshotOf(env: NodeJS.ProcessEnv): string | undefined {
   return dir;
 }
 
+/** STATIC_PAGES, for the build: true (the default) or false. */
+function staticPagesOf(env: NodeJS.ProcessEnv): boolean {
+  const raw = (env.STATIC_PAGES ?? "").trim();
+  if (raw === "" || raw === "true") return true;
+  if (raw === "false") return false;
+  throw new ConfigError(
+    "STATIC_PAGES must be true (write every profile's page files, for a static host) or false (the snapshot the server reads).",
+  );
+}
+
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = integer(env, "PORT", 3000, 0, 65535);
   let contentDir: string | undefined;
   let previousSnapshot: { dir: string | undefined } | undefined;
+  let staticPages: boolean | undefined;
   return {
     // Checked when first read, not here: only the build and `npm run dev` read it, and a server
     // (the container's) has no content folder.
@@ -207,6 +223,10 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     get previousSnapshot() {
       previousSnapshot ??= { dir: previousSnapshotOf(env) };
       return previousSnapshot.dir;
+    },
+    get staticPages() {
+      staticPages ??= staticPagesOf(env);
+      return staticPages;
     },
     distDir: distDir(env),
     baseUrl: baseUrl(env, port),

@@ -101,7 +101,7 @@ describe("npm run build", () => {
       /^\/.* holds no snapshot and PREVIOUS_SNAPSHOT is not set: the release history starts anew with this build\.\nBuilt .*dist-new\/ for https:\/\/directory\.example: 3 offerings, 9 approved listings \(left out: 1 pending, 1 rejected, 1 suspended\); \d+ files; version [0-9a-f]{16}, the first release of its history; \d+ ms\.$/,
     );
     // The documents the server keeps in memory are listed by the manifest; every one it lists is in dist/. Beside them:
-    // the data, each listing's Markdown profile, the Markdown lists by country and service, and the sitemap.
+    // the data, each listing's profile (HTML and Markdown), the lists by country and service, and the sitemap.
     const manifest = JSON.parse(await readFile(join(dist, "data/manifest.json"), "utf8")) as { pages: string[] };
     const slugs = (await readFile(join(dist, "data/businesses.ndjson"), "utf8"))
       .trimEnd()
@@ -125,7 +125,7 @@ describe("npm run build", () => {
       "openapi.json",
       "sitemap.xml",
       ...manifest.pages.map((page) => page.slice(1)),
-      ...slugs.map((slug) => `businesses/${slug}/index.md`),
+      ...slugs.flatMap((slug) => [`businesses/${slug}/index.md`, `businesses/${slug}/index.html`]),
       // Each list as a page (HTML and Markdown) and as an llms.txt index.
       ...["ca", "de", "fr", "gb", "ie"].flatMap((code) =>
         ["index.html", "index.md", "llms.txt"].map((file) => `businesses/countries/${code}/${file}`),

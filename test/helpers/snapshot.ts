@@ -19,12 +19,17 @@ export async function tempDir(prefix = "catalog-test-"): Promise<{ path: string;
 }
 
 /** Builds `contentDir` into `distDir` in-process, exactly as `npm run build` does; throws on content errors. */
-export async function buildSnapshot(contentDir: string, distDir: string, baseUrl = TEST_BASE_URL): Promise<void> {
+export async function buildSnapshot(
+  contentDir: string,
+  distDir: string,
+  baseUrl = TEST_BASE_URL,
+  { staticPages = true }: { staticPages?: boolean } = {},
+): Promise<void> {
   const validation = validateContent(readContent(contentDir));
   if (!validation.ok) {
     throw new Error(validation.problems.map((p) => `${p.file}: ${p.field}: ${p.message}`).join("\n"));
   }
-  await writeSnapshot(distDir, deriveModel(validation.content, baseUrl), { builtAt: new Date("2026-01-01T00:00:00Z") });
+  await writeSnapshot(distDir, deriveModel(validation.content, baseUrl), { builtAt: new Date("2026-01-01T00:00:00Z"), staticPages });
 }
 
 /**

@@ -142,6 +142,13 @@ describe("a value that cannot be used", () => {
         { value: missing, build: true, line: `config: CONTENT_DIR must name the folder of editors' files; ${missing} does not exist.` },
         { value: file, build: true, line: `config: CONTENT_DIR must name the folder of editors' files; ${file} is a file.` },
       ],
+      STATIC_PAGES: [
+        {
+          value: "no",
+          build: true,
+          line: "config: STATIC_PAGES must be true (write every profile's page files, for a static host) or false (the snapshot the server reads).",
+        },
+      ],
       PREVIOUS_SNAPSHOT: [
         {
           value: missing,
