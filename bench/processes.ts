@@ -226,12 +226,12 @@ export interface Snapshot {
 
 /**
  * Generates `listings` listings under `work` (unless the content there is what this generator
- * makes for that size), reads them once, then builds and checks them, timed.
- * `settleSeconds`: see settle.
+ * makes for that size), reads them once, then builds and checks them, timed, with STATIC_PAGES
+ * as `staticPages` says. `settleSeconds`: see settle.
  */
-export async function buildSnapshot(work: string, listings: number, settleSeconds: number): Promise<Snapshot> {
+export async function buildSnapshot(work: string, listings: number, settleSeconds: number, staticPages = true): Promise<Snapshot> {
   const content = join(work, `content-${listings}`);
-  const dist = join(work, `dist-${listings}`);
+  const dist = join(work, `dist-${listings}${staticPages ? "" : "-server"}`);
   const marker = join(content, ".generated");
   const made = `${listings} ${createHash("sha256")
     .update(await readFile(join(ROOT, "bench", "generate.ts")))
@@ -243,7 +243,7 @@ export async function buildSnapshot(work: string, listings: number, settleSecond
     console.log(`  generated in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   }
   const port = await freePort();
-  const env = { CONTENT_DIR: content, DIST_DIR: dist, BASE_URL: `http://localhost:${port}` };
+  const env = { CONTENT_DIR: content, DIST_DIR: dist, BASE_URL: `http://localhost:${port}`, STATIC_PAGES: String(staticPages) };
 
   await settle(work, settleSeconds);
   const warm = warmPageCache(content);
@@ -257,7 +257,7 @@ export async function buildSnapshot(work: string, listings: number, settleSecond
   const check = await timed("build/cli.ts", ["--check"], env);
   const distMiB = Number((await run("du", ["-sk", dist])).stdout.split("\t")[0]) / 1024;
   console.log(
-    `  build ${build.seconds.toFixed(1)} s (peak ${buildPeakMiB} MiB), check ${check.seconds.toFixed(1)} s, dist/ ${distMiB.toFixed(0)} MiB, ${approved} approved`,
+    `  STATIC_PAGES=${staticPages}: build ${build.seconds.toFixed(1)} s (peak ${buildPeakMiB} MiB), check ${check.seconds.toFixed(1)} s, dist/ ${distMiB.toFixed(0)} MiB, ${approved} approved`,
   );
   return { dist, env, port, approved, buildSeconds: build.seconds, buildPeakMiB, checkSeconds: check.seconds, distMiB };
 }

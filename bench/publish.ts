@@ -148,6 +148,12 @@ function readmeTable(newest: Map<number, { size: SizeResult; run: ResultsFile }>
     lines.push(
       `| ${thousands(size.listings)} | ${fixed(size.buildSeconds, 1)} | ${thousands(size.buildPeakMiB)} | ${fixed(size.checkSeconds, 1)} | ${thousands(size.distMiB)} | ${fixed(size.readySeconds, 2)} | ${fixed(size.edits?.rebuildSeconds.edit ?? Number.NaN, 1)} | ${fixed(size.edits?.devServedSeconds.edit ?? Number.NaN, 1)} |`,
     );
+    const only = size.serverOnly;
+    if (only !== undefined) {
+      lines.push(
+        `| ${thousands(size.listings)}, \`STATIC_PAGES=false\` | ${fixed(only.buildSeconds, 1)} | ${thousands(only.buildPeakMiB)} | ${fixed(only.checkSeconds, 1)} | ${thousands(only.distMiB)} | ${fixed(only.edits?.npmServeReadySeconds ?? Number.NaN, 2)} | ${fixed(only.edits?.rebuildSeconds.edit ?? Number.NaN, 1)} | ${fixed(only.edits?.devServedSeconds.edit ?? Number.NaN, 1)} |`,
+      );
+    }
   }
   return lines.join("\n");
 }

@@ -27,6 +27,15 @@ export interface Serving {
   readonly rssAfterTrafficMiB: number;
 }
 
+/** The same content built with STATIC_PAGES=false, for the server alone (--static-pages both). */
+export interface ServerOnly {
+  readonly buildSeconds: number;
+  readonly buildPeakMiB: number;
+  readonly checkSeconds: number;
+  readonly distMiB: number;
+  readonly edits?: EditTimes;
+}
+
 export interface SizeResult extends Serving {
   readonly listings: number;
   readonly approved: number;
@@ -40,6 +49,7 @@ export interface SizeResult extends Serving {
   readonly edits?: EditTimes;
   /** The --against server's start and memory on the same snapshot. */
   readonly against?: Serving;
+  readonly serverOnly?: ServerOnly;
   readonly rows: Row[];
 }
 
@@ -107,6 +117,12 @@ function table(results: readonly SizeResult[]): string {
     lines.push(
       `| ${size.listings.toLocaleString("en")} | ${size.buildSeconds.toFixed(1)} | ${size.buildPeakMiB} | ${size.checkSeconds.toFixed(1)} | ${size.distMiB.toFixed(0)} | ${serving(size)}${size.against === undefined ? "" : ` ${serving(size.against)}`}`,
     );
+    const only = size.serverOnly;
+    if (only !== undefined) {
+      lines.push(
+        `| ${size.listings.toLocaleString("en")}, STATIC_PAGES=false | ${only.buildSeconds.toFixed(1)} | ${only.buildPeakMiB} | ${only.checkSeconds.toFixed(1)} | ${only.distMiB.toFixed(0)} | - | - | - |`,
+      );
+    }
   }
   lines.push(
     "",
@@ -117,7 +133,12 @@ function table(results: readonly SizeResult[]): string {
         `| ${listings.toLocaleString("en")} | ${llms.files} | ${llms.longestCharacters} | ${llms.tooLong} | ${llms.reached} | ${llms.profiles} | ${llms.seconds.toFixed(1)} |`,
     ),
   );
-  const edited = results.filter((size) => size.edits !== undefined);
+  const edited = results.flatMap((size) => [
+    ...(size.edits === undefined ? [] : [{ listings: size.listings.toLocaleString("en"), edits: size.edits }]),
+    ...(size.serverOnly?.edits === undefined
+      ? []
+      : [{ listings: `${size.listings.toLocaleString("en")}, STATIC_PAGES=false`, edits: size.serverOnly.edits }]),
+  ]);
   if (edited.length > 0) {
     const both = (seconds: { readonly edit: number; readonly undo: number } | undefined) =>
       `${fixed(seconds?.edit ?? Number.NaN, 1)}, ${fixed(seconds?.undo ?? Number.NaN, 1)}`;
@@ -127,7 +148,7 @@ function table(results: readonly SizeResult[]): string {
       "| ---: | ---: | ---: | ---: |",
       ...edited.map(
         ({ listings, edits }) =>
-          `| ${listings.toLocaleString("en")} | ${both(edits?.rebuildSeconds)} | ${both(edits?.devServedSeconds)} | ${fixed(edits?.npmServeReadySeconds ?? Number.NaN, 2)} |`,
+          `| ${listings} | ${both(edits?.rebuildSeconds)} | ${both(edits?.devServedSeconds)} | ${fixed(edits?.npmServeReadySeconds ?? Number.NaN, 2)} |`,
       ),
     );
   }

@@ -8,7 +8,8 @@
  * 127.0.0.1 and every load test stops by itself. Method and history: bench/README.md.
  *
  *   npm run bench                      sizes 1,000, 10,000 and 100,000
- *   npm run bench -- --million         and 1,000,000
+ *   npm run bench -- --million         and 1,000,000, each built with STATIC_PAGES=true and again with false
+ *   npm run bench -- --static-pages both   each size built both ways (true: the default; false: for the server alone)
  *   npm run bench -- --sizes 1000 --seconds 4 --warmup 1 --rounds 2
  *   npm run bench -- --settle 301      before each build, wait until the last removal of snapshots is 301 s old
  *   npm run bench -- --no-edits        without the editor's waits (bench/edits.ts: one-edit rebuild, npm run dev, npm run serve)
@@ -33,7 +34,7 @@ import type { Pacing } from "./load.ts";
 import { buildSnapshot, compile, ROOT, removeSnapshots, stageAgainst } from "./processes.ts";
 import { publish, RESULTS_DIR } from "./publish.ts";
 import { makeRelease } from "./release.ts";
-import { report, type SizeResult } from "./report.ts";
+import { report, type ServerOnly, type SizeResult } from "./report.ts";
 import { FEED_CHANGES, measureScenarios, selectScenarios } from "./scenarios.ts";
 
 const { values } = parseArgs({
@@ -46,6 +47,7 @@ const { values } = parseArgs({
     rounds: { type: "string", default: "4" },
     settle: { type: "string", default: "0" },
     "no-edits": { type: "boolean", default: false },
+    "static-pages": { type: "string" },
     only: { type: "string" },
     against: { type: "string" },
     out: { type: "string" },
@@ -53,6 +55,11 @@ const { values } = parseArgs({
 });
 const sizes =
   values.sizes !== undefined ? values.sizes.split(",").map(Number) : [1_000, 10_000, 100_000, ...(values.million ? [1_000_000] : [])];
+/** Each size is built with STATIC_PAGES=true, on which the scenarios run, and with both, also with false. */
+const staticPages = values["static-pages"] ?? (values.million ? "both" : "true");
+if (staticPages !== "true" && staticPages !== "both") {
+  throw new Error(`--static-pages ${staticPages}: use true (the default) or both (the default with --million)`);
+}
 const SECONDS = Number(values.seconds);
 const ROUNDS = Number(values.rounds);
 const pacing: Pacing = {
@@ -88,6 +95,14 @@ console.log(
   `${machine}; ${pacing.connections} connections, ${pacing.warmupSeconds} s warm-up and ${SECONDS} s measured per scenario in ${ROUNDS} turns, each after ${pacing.yardstickSeconds} s of the baseline; work folder ${WORK}`,
 );
 if (against !== undefined) console.log(`each scenario also on the server in ${againstDir} (run as ${against}), in the same rounds`);
+/** The size built again with STATIC_PAGES=false (the snapshot for the server alone), and its editor's waits. */
+async function measureServerOnly(listings: number): Promise<ServerOnly> {
+  const snapshot = await buildSnapshot(WORK, listings, Number(values.settle), false);
+  const edits = values["no-edits"] ? undefined : await measureEdits(snapshot);
+  const { buildSeconds, buildPeakMiB, checkSeconds, distMiB } = snapshot;
+  return { buildSeconds, buildPeakMiB, checkSeconds, distMiB, ...(edits === undefined ? {} : { edits }) };
+}
+
 const results: SizeResult[] = [];
 await compile();
 await removeSnapshots(WORK);
@@ -108,6 +123,7 @@ for (const listings of sizes) {
   });
   const edits = values["no-edits"] ? undefined : await measureEdits(snapshot);
   await release?.restore();
+  const serverOnly = staticPages === "both" ? await measureServerOnly(listings) : undefined;
   const { approved, buildSeconds, buildPeakMiB, checkSeconds, distMiB } = snapshot;
   results.push({
     listings,
@@ -120,6 +136,7 @@ for (const listings of sizes) {
     ...(edits === undefined ? {} : { edits }),
     ...measured.serving,
     ...(measured.against === undefined ? {} : { against: measured.against }),
+    ...(serverOnly === undefined ? {} : { serverOnly }),
     rows: measured.rows,
   });
 }
