@@ -1,5 +1,6 @@
-import { access, constants } from "node:fs/promises";
-import { arch, platform } from "node:os";
+import { access, constants, mkdtemp, rename, rm } from "node:fs/promises";
+import { arch, platform, tmpdir } from "node:os";
+import { join } from "node:path";
 import { type TestContext, test } from "node:test";
 import { type Browser, chromium } from "playwright-core";
 
@@ -25,6 +26,9 @@ const FLAGS = [
 
 const DEBIAN_CHROMIUM = "/usr/bin/chromium";
 
+/** @sparticuz/chromium's flags the tests leave out (see candidates). */
+const UNWANTED_FLAGS = ["--disable-web-security", "--single-process"];
+
 interface Candidate {
   readonly source: string;
   readonly executablePath: () => Promise<string>;
@@ -34,6 +38,35 @@ interface Candidate {
 async function executable(path: string): Promise<string> {
   await access(path, constants.X_OK);
   return path;
+}
+
+/**
+ * @sparticuz/chromium's browser, inflated once per machine into a folder of the temporary folder.
+ * The package inflates into the temporary folder itself and takes a `chromium` file there as
+ * complete, so test files starting at once would launch one another's half-written binary: each
+ * inflates into a folder of its own instead, and the first to finish renames it into place whole.
+ */
+async function sparticuzExecutable(): Promise<string> {
+  const system = tmpdir();
+  const shared = join(system, "catalog-test-chromium");
+  const binary = join(shared, "chromium");
+  try {
+    return await executable(binary);
+  } catch {
+    // Not inflated yet on this machine.
+  }
+  const own = await mkdtemp(join(system, "catalog-test-chromium-"));
+  const before = process.env.TMPDIR;
+  process.env.TMPDIR = own;
+  try {
+    await (await import("@sparticuz/chromium")).default.executablePath();
+  } finally {
+    if (before === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = before;
+  }
+  // Another test file may have put its own in place meanwhile: then this one is not needed.
+  await rename(own, shared).catch(() => rm(own, { recursive: true, force: true }));
+  return executable(binary);
 }
 
 function candidates(): Candidate[] {
@@ -47,13 +80,11 @@ function candidates(): Candidate[] {
   if (platform() === "linux" && arch() === "x64") {
     found.push({
       source: "@sparticuz/chromium (shipped in its npm package)",
-      executablePath: async () => (await import("@sparticuz/chromium")).default.executablePath(),
-      // Its flags are for serverless rendering, and one of them turns the same-origin policy and
-      // CORS off: the tests need a browser that enforces them, as every reader's does.
-      args: async () => [
-        ...(await import("@sparticuz/chromium")).default.args.filter((flag) => flag !== "--disable-web-security"),
-        ...FLAGS,
-      ],
+      executablePath: sparticuzExecutable,
+      // Its flags are for serverless rendering: one turns the same-origin policy and CORS off (the
+      // tests need a browser that enforces them, as every reader's does), and with
+      // --single-process the browser dies (SIGTRAP) once a test opens a page after closing one.
+      args: async () => [...(await import("@sparticuz/chromium")).default.args.filter((flag) => !UNWANTED_FLAGS.includes(flag)), ...FLAGS],
     });
   }
   return found;
