@@ -1,4 +1,12 @@
-import { changedIds, type Release, ReleasesError, readChanges, readListingReleases, removalLine } from "../snapshot/releases.ts";
+import {
+  changedIds,
+  type Release,
+  ReleasesError,
+  readChanges,
+  readListingReleases,
+  removalLine,
+  UPSERT_PREFIX,
+} from "../snapshot/releases.ts";
 import type { Part, SnapshotView } from "../snapshot/view.ts";
 import { directoryOf, findBusiness, listingJson } from "./directory.ts";
 import { directoryUnavailable, releaseUnknown } from "./errors.ts";
@@ -30,7 +38,7 @@ function changedIdsOf(view: SnapshotView, release: Release): Promise<readonly st
   return ids.catch(unavailableIfDamaged);
 }
 
-const UPSERT_START = Buffer.from('{"op":"upsert","business":');
+const UPSERT_START = Buffer.from(UPSERT_PREFIX);
 const LINE_END = Buffer.from("}\n");
 const NEWLINE = Buffer.from("\n");
 

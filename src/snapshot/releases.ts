@@ -108,13 +108,15 @@ export function checkReleases(text: string, changes: Readonly<Record<string, unk
 }
 
 /** The start of an upsert's line and of a removal's, up to the listing's id; a line's id is the 36 characters after it. */
-const UPSERT_START = '{"op":"upsert","business":{"id":"';
+/** An upsert's line up to its listing's JSON; the line ends with the listing's JSON and `}`. */
+export const UPSERT_PREFIX = '{"op":"upsert","business":';
+const UPSERT_START = `${UPSERT_PREFIX}{"id":"`;
 const REMOVE_START = '{"op":"remove","id":"';
 const ID_LENGTH = 36;
 
 /** An upsert's line in a changes file or answer: `line` is the listing's JSON line (businesses.ndjson's). */
 export function upsertLine(line: string): string {
-  return `{"op":"upsert","business":${line}}`;
+  return `${UPSERT_PREFIX}${line}}`;
 }
 
 export function removalLine(id: string): string {
