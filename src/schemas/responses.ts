@@ -107,7 +107,7 @@ export const ChangeLineSchema = {
       title: "Removal",
       additionalProperties: false,
       required: ["op", "id"],
-      properties: { op: { type: "string", const: "remove" }, id: { type: "string", format: "uuid" } },
+      properties: { op: { type: "string", const: "remove" }, id: PublicBusinessSchema.properties.id },
     },
   ],
 } as const;
